@@ -1,0 +1,55 @@
+#pragma once
+// The GPU specification database: datasheet figures, and peaks derived from them the way
+// seed 002 does (cores × clock × 2 for FP32; bus bytes × transfer rate for DRAM).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tgemm {
+
+struct gpu_spec {
+    std::string key;   // "h100": what --gpu takes
+    std::string name;  // "NVIDIA H100 SXM5 80GB"
+    std::string arch;  // "Hopper"
+    int cc_major = 0;
+    int cc_minor = 0;
+    int sm_count = 0;
+    int fp32_lanes_per_sm = 0;   // FP32 FMA lanes ("CUDA cores") per SM
+    double sm_clock_mhz = 0;     // the clock the peak is quoted at
+    int bus_width_bits = 0;
+    double mem_clock_mhz = 0;    // memory clock as CUDA reports it
+    int mem_transfers_per_clock = 2;  // HBM/GDDR as CUDA reports them: double data rate
+    std::int64_t l2_bytes = 0;
+    int smem_per_sm_kib = 0;
+    int smem_per_block_kib = 0;  // opt-in maximum
+    int smem_banks = 32;
+    // Dense tensor FLOP per clock per SM (FP32 accumulate).
+    double tensor_fp16_flop_per_clk_sm = 0;
+    double tensor_tf32_flop_per_clk_sm = 0;
+    std::string source;  // where the figures come from
+};
+
+// Peaks derived from spec figures. All rates in units/second.
+struct peak_rates {
+    double fp32_flops = 0;
+    double dram_bytes_per_s = 0;
+    double tensor_fp16_flops = 0;
+    double tensor_tf32_flops = 0;
+    [[nodiscard]] double ridge() const { return fp32_flops / dram_bytes_per_s; }
+};
+
+[[nodiscard]] double fp32_peak_flops(int sm_count, int lanes, double sm_clock_mhz);
+[[nodiscard]] double dram_peak_bytes_per_s(int bus_width_bits, double mem_clock_mhz,
+                                           int transfers_per_clock);
+[[nodiscard]] peak_rates derive_peaks(const gpu_spec& spec);
+
+[[nodiscard]] const std::vector<gpu_spec>& gpu_specs();
+[[nodiscard]] std::vector<std::string> gpu_keys();
+// Throws error_kind::usage naming the closest key.
+[[nodiscard]] const gpu_spec& find_gpu(std::string_view key);
+// Maps a CUDA device name ("NVIDIA H100 80GB HBM3") to a key, if we know the GPU.
+[[nodiscard]] std::optional<std::string> key_for_device_name(std::string_view device_name);
+
+}  // namespace tgemm

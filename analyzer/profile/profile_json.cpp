@@ -1,0 +1,257 @@
+#include "profile/profile_json.hpp"
+
+#include <cmath>
+
+#include "core/throw.hpp"
+#include "core/strings.hpp"
+
+namespace tgemm {
+
+using nlohmann::json;
+
+namespace {
+
+template <class Map>
+json numbers_to_json(const Map& m) {
+    json j = json::object();
+    for (const auto& [k, v] : m) j[k] = v;
+    return j;
+}
+
+json to_json_model(const rung_model& m) {
+    json tb = {{"flops", m.textbook.flops},
+               {"global_bytes", m.textbook.global_bytes},
+               {"formula", m.textbook.formula}};
+    if (m.textbook.loads_per_output) tb["loads_per_output"] = *m.textbook.loads_per_output;
+    if (m.textbook.smem_accesses) tb["smem_accesses"] = *m.textbook.smem_accesses;
+    json rf = numbers_to_json(m.refined.values);
+    rf["notes"] = m.refined.notes;
+    return {{"textbook", tb}, {"refined", rf}};
+}
+
+json to_json_measurement(const measurement& m) {
+    json j = {{"kernel", m.kernel}, {"dtype", m.dtype}, {"m", m.size.m},
+              {"n", m.size.n},      {"k", m.size.k},    {"alpha", m.alpha},
+              {"beta", m.beta},     {"verified", m.verified}};
+    if (m.verify_max_error) j["verify_max_error"] = *m.verify_max_error;
+    if (m.time)
+        j["time_ms"] = {{"median", m.time->median_ms}, {"min", m.time->min_ms},
+                        {"max", m.time->max_ms},       {"runs", m.time->runs},
+                        {"l2_flushed", m.time->l2_flushed}};
+    j["counters"] = numbers_to_json(m.counters);
+    if (m.counter_passes) j["counter_passes"] = *m.counter_passes;
+    j["model"] = to_json_model(m.model);
+    if (m.skipped) j["skipped"] = *m.skipped;
+    return j;
+}
+
+// ---- reading: every access names where it was ------------------------------------------
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+    throw error(error_kind::input, fmt::format("{}: {}", where, what));
+}
+
+const json& need(const json& j, const char* key, const std::string& where) {
+    if (!j.is_object()) bad(where, "expected an object");
+    const auto it = j.find(key);
+    if (it == j.end()) bad(where, fmt::format("missing key '{}'", key));
+    return *it;
+}
+
+double need_number(const json& j, const char* key, const std::string& where) {
+    const auto& v = need(j, key, where);
+    if (!v.is_number()) bad(where + "." + key, "expected a number");
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) bad(where + "." + key, "is not finite");
+    return d;
+}
+
+std::int64_t need_positive_int(const json& j, const char* key, const std::string& where) {
+    const auto& v = need(j, key, where);
+    if (!v.is_number_integer() || v.get<std::int64_t>() <= 0)
+        bad(where + "." + key, "expected a positive integer");
+    return v.get<std::int64_t>();
+}
+
+std::string need_string(const json& j, const char* key, const std::string& where) {
+    const auto& v = need(j, key, where);
+    if (!v.is_string()) bad(where + "." + key, "expected a string");
+    return v.get<std::string>();
+}
+
+std::string opt_string(const json& j, const char* key) {
+    const auto it = j.find(key);
+    return (it != j.end() && it->is_string()) ? it->get<std::string>() : std::string{};
+}
+
+// A counter map: numbers only; null means "not collected" and is dropped.
+std::map<std::string, double, std::less<>> read_numbers(const json& j, const std::string& where,
+                                                        bool allow_other_types) {
+    std::map<std::string, double, std::less<>> out;
+    if (!j.is_object()) bad(where, "expected an object");
+    for (const auto& [k, v] : j.items()) {
+        if (v.is_null()) continue;
+        if (!v.is_number()) {
+            if (allow_other_types) continue;
+            bad(where + "." + k, "expected a number or null");
+        }
+        const double d = v.get<double>();
+        if (!std::isfinite(d) || d < 0) bad(where + "." + k, "must be a finite, non-negative number");
+        out[k] = d;
+    }
+    return out;
+}
+
+rung_model read_model(const json& j, const std::string& where) {
+    rung_model m;
+    const auto& tb = need(j, "textbook", where);
+    m.textbook.flops = need_number(tb, "flops", where + ".textbook");
+    m.textbook.global_bytes = need_number(tb, "global_bytes", where + ".textbook");
+    m.textbook.formula = opt_string(tb, "formula");
+    if (tb.contains("loads_per_output"))
+        m.textbook.loads_per_output = need_number(tb, "loads_per_output", where + ".textbook");
+    if (tb.contains("smem_accesses"))
+        m.textbook.smem_accesses = need_number(tb, "smem_accesses", where + ".textbook");
+    const auto& rf = need(j, "refined", where);
+    m.refined.values = read_numbers(rf, where + ".refined", true);
+    if (const auto it = rf.find("notes"); it != rf.end() && it->is_array())
+        for (const auto& n : *it)
+            if (n.is_string()) m.refined.notes.push_back(n.get<std::string>());
+    return m;
+}
+
+measurement read_measurement(const json& j, const std::string& where) {
+    measurement m;
+    m.kernel = need_string(j, "kernel", where);
+    m.dtype = need_string(j, "dtype", where);
+    m.size = {need_positive_int(j, "m", where), need_positive_int(j, "n", where),
+              need_positive_int(j, "k", where)};
+    m.alpha = static_cast<float>(need_number(j, "alpha", where));
+    m.beta = static_cast<float>(need_number(j, "beta", where));
+    const auto& verified = need(j, "verified", where);
+    if (!verified.is_boolean()) bad(where + ".verified", "expected true or false");
+    m.verified = verified.get<bool>();
+    if (j.contains("verify_max_error"))
+        m.verify_max_error = need_number(j, "verify_max_error", where);
+    if (const auto it = j.find("time_ms"); it != j.end() && !it->is_null()) {
+        const auto w = where + ".time_ms";
+        timing t;
+        t.median_ms = need_number(*it, "median", w);
+        t.min_ms = need_number(*it, "min", w);
+        t.max_ms = need_number(*it, "max", w);
+        t.runs = static_cast<int>(need_positive_int(*it, "runs", w));
+        if (const auto f = it->find("l2_flushed"); f != it->end() && f->is_boolean())
+            t.l2_flushed = f->get<bool>();
+        if (!(t.min_ms > 0 && t.min_ms <= t.median_ms && t.median_ms <= t.max_ms))
+            bad(w, "expected 0 < min <= median <= max");
+        m.time = t;
+    }
+    m.counters = read_numbers(need(j, "counters", where), where + ".counters", false);
+    if (j.contains("counter_passes"))
+        m.counter_passes = static_cast<int>(need_positive_int(j, "counter_passes", where));
+    m.model = read_model(need(j, "model", where), where + ".model");
+    if (j.contains("skipped")) m.skipped = need_string(j, "skipped", where);
+    if (m.verified == false && !m.skipped && (m.time || !m.counters.empty()))
+        bad(where, "has timings or counters but is not verified");
+    return m;
+}
+
+}  // namespace
+
+void to_json(json& j, const profile& p) {
+    j = json::object();
+    j["schema"] = fmt::format("{}{}.{}", profile_schema_prefix, p.schema_major, p.schema_minor);
+    j["source"] = to_string(p.source);
+    const auto& g = p.gpu;
+    j["gpu"] = {{"key", g.key},
+                {"name", g.name},
+                {"cc", g.cc},
+                {"sm_count", g.sm_count},
+                {"fp32_lanes_per_sm", g.fp32_lanes_per_sm},
+                {"sm_clock_mhz", g.sm_clock_mhz},
+                {"mem_clock_mhz", g.mem_clock_mhz},
+                {"bus_width_bits", g.bus_width_bits},
+                {"l2_bytes", g.l2_bytes},
+                {"smem_per_block_optin", g.smem_per_block_optin}};
+    const auto& e = p.env;
+    j["env"] = {{"tool_version", e.tool_version}, {"driver", e.driver}, {"cuda", e.cuda},
+                {"command", e.command},           {"date", e.date},     {"host", e.host}};
+    json peaks = json::object();
+    for (const auto& [k, r] : p.peaks) {
+        json pj = {{"theoretical", r.theoretical}, {"unit", r.unit}, {"method", r.method}};
+        pj["measured"] = r.measured ? json(*r.measured) : json(nullptr);
+        peaks[k] = pj;
+    }
+    j["peaks"] = peaks;
+    json ms = json::array();
+    for (const auto& m : p.measurements) ms.push_back(to_json_measurement(m));
+    j["measurements"] = ms;
+}
+
+profile profile_from_json(const json& j) {
+    profile p;
+    if (!j.is_object()) bad("profile", "the top level is not a JSON object");
+    const auto schema = need_string(j, "schema", "profile");
+    if (!schema.starts_with(profile_schema_prefix))
+        bad("schema", fmt::format("'{}' is not a tgemm-roofline profile", schema));
+    const auto version = schema.substr(profile_schema_prefix.size());
+    const auto parts = split(version, '.');
+    try {
+        p.schema_major = std::stoi(std::string(parts.at(0)));
+        p.schema_minor = parts.size() > 1 ? std::stoi(std::string(parts[1])) : 0;
+    } catch (const std::exception&) {
+        bad("schema", fmt::format("cannot read the version in '{}'", schema));
+    }
+    if (p.schema_major != profile_schema_major)
+        bad("schema", fmt::format("version {}.{} is not supported: this tool reads {}.x; "
+                                  "re-measure, or render it with the tool version that wrote it",
+                                  p.schema_major, p.schema_minor, profile_schema_major));
+    const auto src = need_string(j, "source", "profile");
+    if (src == "measured") p.source = profile_source::measured;
+    else if (src == "predicted") p.source = profile_source::predicted;
+    else bad("source", fmt::format("'{}' is neither 'measured' nor 'predicted'", src));
+
+    const auto& g = need(j, "gpu", "profile");
+    p.gpu.key = need_string(g, "key", "gpu");
+    p.gpu.name = need_string(g, "name", "gpu");
+    p.gpu.cc = need_string(g, "cc", "gpu");
+    p.gpu.sm_count = static_cast<int>(need_positive_int(g, "sm_count", "gpu"));
+    p.gpu.fp32_lanes_per_sm = static_cast<int>(need_positive_int(g, "fp32_lanes_per_sm", "gpu"));
+    p.gpu.sm_clock_mhz = need_number(g, "sm_clock_mhz", "gpu");
+    p.gpu.mem_clock_mhz = need_number(g, "mem_clock_mhz", "gpu");
+    p.gpu.bus_width_bits = static_cast<int>(need_positive_int(g, "bus_width_bits", "gpu"));
+    p.gpu.l2_bytes = need_positive_int(g, "l2_bytes", "gpu");
+    p.gpu.smem_per_block_optin = need_positive_int(g, "smem_per_block_optin", "gpu");
+
+    const auto& e = need(j, "env", "profile");
+    p.env.tool_version = opt_string(e, "tool_version");
+    p.env.driver = opt_string(e, "driver");
+    p.env.cuda = opt_string(e, "cuda");
+    p.env.command = opt_string(e, "command");
+    p.env.date = need_string(e, "date", "env");
+    p.env.host = opt_string(e, "host");
+
+    const auto& peaks = need(j, "peaks", "profile");
+    if (!peaks.is_object()) bad("peaks", "expected an object");
+    for (const auto& [k, v] : peaks.items()) {
+        const auto w = "peaks." + k;
+        roof r;
+        r.theoretical = need_number(v, "theoretical", w);
+        if (r.theoretical <= 0) bad(w + ".theoretical", "must be positive");
+        if (const auto it = v.find("measured"); it != v.end() && !it->is_null())
+            r.measured = need_number(v, "measured", w);
+        r.unit = opt_string(v, "unit");
+        r.method = opt_string(v, "method");
+        p.peaks[k] = r;
+    }
+    for (const auto key : {roofs::fp32, roofs::dram})
+        if (!p.peaks.contains(key)) bad("peaks", fmt::format("missing the '{}' roof", key));
+
+    const auto& ms = need(j, "measurements", "profile");
+    if (!ms.is_array()) bad("measurements", "expected an array");
+    for (std::size_t i = 0; i < ms.size(); ++i)
+        p.measurements.push_back(read_measurement(ms[i], fmt::format("measurements[{}]", i)));
+    return p;
+}
+
+}  // namespace tgemm

@@ -1,0 +1,86 @@
+// Naive GEMM with the thread mapping of lecture 004 v1 as written: consecutive threads of a
+// warp take consecutive rows of C, so a warp's loads of A are 32 rows apart (uncoalesced)
+// and its load of B is one word for all 32 threads (broadcast).
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+namespace {
+
+constexpr int block = 32;
+
+__global__ void naive_uncoalesced_kernel(int m, int n, int k, float alpha, const float* a,
+                                         const float* b, float beta, float* c) {
+    const int row = blockIdx.x * block + threadIdx.x;  // varies fastest across the warp
+    const int col = blockIdx.y * block + threadIdx.y;
+    if (row >= m || col >= n) return;
+    float acc = 0.0f;
+    for (int i = 0; i < k; ++i) acc += a[static_cast<long>(row) * k + i] * b[static_cast<long>(i) * n + col];
+    const long idx = static_cast<long>(row) * n + col;
+    c[idx] = alpha * acc + beta * c[idx];
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.m, block)),
+                    static_cast<unsigned>(model::ceil_div(g.size.n, block)));
+    naive_uncoalesced_kernel<<<grid, dim3(block, block), 0, ctx.stream>>>(
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k),
+        g.alpha, g.a, g.b, g.beta, g.c);
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    rung_model m;
+    m.textbook.flops = model::seed_flops(s);
+    m.textbook.global_bytes = (2.0 * s.m * s.n * s.k + 2.0 * s.m * s.n) * model::fp32_bytes;
+    m.textbook.formula = "(2MNK + 2MN)·4 B: 2K loads per output, plus C read and written";
+    m.textbook.loads_per_output = 2.0 * s.k;
+    auto& r = m.refined;
+    r.set(keys::flops, model::executed_flops(s, s.k));
+    // A warp is 32 rows × 1 column (rows beyond M idle). Per k step: A touches one sector per
+    // active row; B is one word, one sector, for the whole warp.
+    const double warps_full = double(s.m / block) * s.n;
+    const double rem_rows = double(s.m % block);
+    const double a_sectors = (warps_full * block + (rem_rows > 0 ? rem_rows * s.n : 0)) * s.k;
+    const double warps = double(model::ceil_div(s.m, block)) * s.n;
+    const double b_sectors = warps * s.k;
+    // C: each active thread reads and writes its own word, a sector each.
+    const double c_sectors = double(s.m) * s.n;
+    r.set(keys::l1_global_load_bytes, kernels::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, kernels::sector_bytes * c_sectors);
+    r.set(keys::smem_load_wavefronts, 0);
+    r.set(keys::smem_store_wavefronts, 0);
+    // DRAM: a block reads a 32-row strip of A (32·K·4 B) and a 32-column strip of B. The
+    // blocks in flight sweep down M first, so they share B strips; A re-reads from DRAM when
+    // all of A (plus one B strip) does not fit in L2.
+    const double a_bytes = 4.0 * s.m * s.k;
+    const double col_tiles = double(model::ceil_div(s.n, block));
+    double a_reads = a_bytes;
+    if (a_bytes > 0.5 * mc.l2_bytes) a_reads = a_bytes * col_tiles;
+    r.set(keys::dram_read_bytes, a_reads + 4.0 * s.k * s.n + 4.0 * s.m * s.n);
+    r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+    r.notes.push_back("L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
+                      "broadcast sector: 33·32 B per warp per k");
+    r.notes.push_back("DRAM: A + B + C once when A fits in half the L2, else A once per "
+                      "32-column strip of C");
+    return m;
+}
+
+rung make() {
+    return {.id = "naive_uncoalesced",
+            .display_name = "Naive, uncoalesced (threads along M)",
+            .order = 10,
+            .seed = "lecture 004 v1 as written (seed 004)",
+            .params = "32×32 threads, one output each, threadIdx.x → row",
+            .kernel_symbol = "naive_uncoalesced_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

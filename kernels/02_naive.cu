@@ -1,0 +1,83 @@
+// Naive GEMM, one thread per output, with consecutive threads of a warp on consecutive
+// columns (seed 003 kernel 01): a warp's load of B is one coalesced 128-byte line and its
+// load of A is one word broadcast to all 32 threads.
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+namespace {
+
+constexpr int block = 32;
+
+__global__ void naive_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
+                             float beta, float* c) {
+    const int col = blockIdx.x * block + threadIdx.x;  // varies fastest across the warp
+    const int row = blockIdx.y * block + threadIdx.y;
+    if (row >= m || col >= n) return;
+    float acc = 0.0f;
+    for (int i = 0; i < k; ++i) acc += a[static_cast<long>(row) * k + i] * b[static_cast<long>(i) * n + col];
+    const long idx = static_cast<long>(row) * n + col;
+    c[idx] = alpha * acc + beta * c[idx];
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.n, block)),
+                    static_cast<unsigned>(model::ceil_div(g.size.m, block)));
+    naive_kernel<<<grid, dim3(block, block), 0, ctx.stream>>>(
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k),
+        g.alpha, g.a, g.b, g.beta, g.c);
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    rung_model m;
+    m.textbook.flops = model::seed_flops(s);
+    m.textbook.global_bytes = (2.0 * s.m * s.n * s.k + 2.0 * s.m * s.n) * model::fp32_bytes;
+    m.textbook.formula = "(2MNK + 2MN)·4 B: 2K loads per output, plus C read and written";
+    m.textbook.loads_per_output = 2.0 * s.k;
+    auto& r = m.refined;
+    r.set(keys::flops, model::executed_flops(s, s.k));
+    // Per k step a warp (1 row × 32 columns) asks for A[row][k], one broadcast sector, and
+    // B[k][col0..col0+31], the sectors that 32 words span.
+    const double warps = double(s.m) * double(model::ceil_div(s.n, block));
+    const double a_sectors = warps * s.k;
+    const double b_sectors = double(kernels::row_segment_sectors(s.k, s.n, block)) * s.m;
+    const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, block));
+    r.set(keys::l1_global_load_bytes, kernels::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, kernels::sector_bytes * c_sectors);
+    r.set(keys::smem_load_wavefronts, 0);
+    r.set(keys::smem_store_wavefronts, 0);
+    // DRAM: blocks in flight sweep along N, so together they stream all of B for every
+    // 32-row strip of C. B stays in L2 when it fits in half of it; otherwise it is re-read
+    // once per row strip.
+    const double b_bytes = 4.0 * s.k * s.n;
+    const double row_tiles = double(model::ceil_div(s.m, block));
+    double b_reads = b_bytes;
+    if (b_bytes > 0.5 * mc.l2_bytes) b_reads = b_bytes * row_tiles;
+    r.set(keys::dram_read_bytes, 4.0 * s.m * s.k + b_reads + 4.0 * s.m * s.n);
+    r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+    r.notes.push_back("L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
+                      "128-byte line: N³/32 · 160 B for a cube");
+    r.notes.push_back("DRAM: A + B + C once when B fits in half the L2, else B once per "
+                      "32-row strip of C");
+    return m;
+}
+
+rung make() {
+    return {.id = "naive",
+            .display_name = "Naive (coalesced B)",
+            .order = 20,
+            .seed = "seed 003 kernel 01",
+            .params = "32×32 threads, one output each, threadIdx.x → column",
+            .kernel_symbol = "naive_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

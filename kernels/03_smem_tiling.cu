@@ -1,0 +1,105 @@
+// Shared-memory block tiling, 32×32 (seed 002, seed 003 kernel 02): each block stages a
+// 32×32 tile of A and of B in shared memory per step of K, so each element fetched from
+// global memory is used 32 times.
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+namespace {
+
+constexpr int tile = 32;
+
+__global__ void smem_tiling_kernel(int m, int n, int k, float alpha, const float* a,
+                                   const float* b, float beta, float* c) {
+    __shared__ float as[tile][tile];  // (row, k)
+    __shared__ float bs[tile][tile];  // (k, col)
+    const int tx = threadIdx.x;
+    const int ty = threadIdx.y;
+    const int row = blockIdx.y * tile + ty;
+    const int col = blockIdx.x * tile + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < k; k0 += tile) {
+        // Out-of-range elements are staged as zeros, so edge tiles need no special inner loop.
+        const int ka = k0 + tx;
+        const int kb = k0 + ty;
+        as[ty][tx] = (row < m && ka < k) ? a[static_cast<long>(row) * k + ka] : 0.0f;
+        bs[ty][tx] = (kb < k && col < n) ? b[static_cast<long>(kb) * n + col] : 0.0f;
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < tile; ++i) acc += as[ty][i] * bs[i][tx];
+        __syncthreads();
+    }
+    if (row < m && col < n) {
+        const long idx = static_cast<long>(row) * n + col;
+        c[idx] = alpha * acc + beta * c[idx];
+    }
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.n, tile)),
+                    static_cast<unsigned>(model::ceil_div(g.size.m, tile)));
+    smem_tiling_kernel<<<grid, dim3(tile, tile), 0, ctx.stream>>>(
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k),
+        g.alpha, g.a, g.b, g.beta, g.c);
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    rung_model m;
+    m.textbook.flops = model::seed_flops(s);
+    m.textbook.global_bytes = (2.0 * s.m * s.n * s.k / tile + 2.0 * s.m * s.n) * model::fp32_bytes;
+    m.textbook.formula = "(2MNK/32 + 2MN)·4 B: each staged element serves 32 outputs";
+    m.textbook.loads_per_output = 2.0 * s.k / tile;
+    m.textbook.smem_accesses = 2.0 * s.m * s.n * s.k;
+    auto& r = m.refined;
+    // Every thread of the padded grid runs the full inner loop over padded K (zeros beyond
+    // the edges); only the epilogue is guarded.
+    const auto mp = model::round_up(s.m, tile);
+    const auto np = model::round_up(s.n, tile);
+    const auto kp = model::round_up(s.k, tile);
+    r.set(keys::flops, 2.0 * mp * np * kp + 3.0 * s.m * s.n);
+    const double steps = double(kp / tile);
+    const double warps = double(mp / tile) * double(np / tile) * tile;  // warps in the grid
+    // Global: per step a warp (one row of the tile) reads 32 consecutive words of A and of B.
+    const double a_sectors = double(kernels::row_segment_sectors(s.m, s.k, tile)) *
+                             double(np / tile);
+    const double b_sectors = double(kernels::row_segment_sectors(s.k, s.n, tile)) *
+                             double(mp / tile);
+    const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, tile));
+    r.set(keys::l1_global_load_bytes, kernels::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, kernels::sector_bytes * c_sectors);
+    // Shared: per step a warp stores one conflict-free row of each tile (2 wavefronts), and
+    // per i reads as[ty][i] (one broadcast word) and bs[i][0..31] (one conflict-free row).
+    // The compiler fuses four consecutive as[ty][i] into one LDS.128, still one wavefront.
+    r.set(keys::smem_store_wavefronts, warps * steps * 2);
+    r.set(keys::smem_load_wavefronts, warps * steps * (tile / 4 + tile));
+    // DRAM: blocks in flight sweep along N, streaming B once per 32-row strip of C; B stays
+    // in L2 when it fits in half of it.
+    const double b_bytes = 4.0 * s.k * s.n;
+    double b_reads = b_bytes;
+    if (b_bytes > 0.5 * mc.l2_bytes) b_reads = b_bytes * double(mp / tile);
+    r.set(keys::dram_read_bytes, 4.0 * s.m * s.k + b_reads + 4.0 * s.m * s.n);
+    r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+    r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
+    r.notes.push_back("shared: 8 LDS.128 of A (broadcast) + 32 LDS.32 of B per warp per step");
+    return m;
+}
+
+rung make() {
+    return {.id = "smem_tiling",
+            .display_name = "Shared-memory tiling 32×32",
+            .order = 30,
+            .seed = "seed 002; seed 003 kernel 02",
+            .params = "32×32 tile, 1024 threads, one output each",
+            .kernel_symbol = "smem_tiling_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

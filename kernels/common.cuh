@@ -1,0 +1,28 @@
+#pragma once
+// Helpers shared by the rung files: launch checks and the sector arithmetic of the refined
+// models.
+#include <cstdint>
+
+#include "model/rung_model.hpp"
+
+namespace tgemm::kernels {
+
+inline constexpr int sector_bytes = 32;
+
+// 32-byte sectors touched by `bytes` contiguous bytes starting at byte `offset`.
+[[nodiscard]] inline std::int64_t sectors_spanned(std::int64_t offset, std::int64_t bytes) {
+    if (bytes <= 0) return 0;
+    return (offset + bytes - 1) / sector_bytes - offset / sector_bytes + 1;
+}
+
+// Sectors a row-major m×n FP32 matrix costs when every row is cut into segments of `seg`
+// columns (one warp request each) and each segment is read contiguously: the exact count for
+// any n, including rows that start off a sector boundary.
+[[nodiscard]] std::int64_t row_segment_sectors(std::int64_t rows, std::int64_t cols,
+                                               std::int64_t seg);
+
+// The refined L1 and store predictions shared by every kernel that writes C once per element
+// in `seg`-wide coalesced row segments and reads C once the same way (β ≠ 0).
+void add_epilogue_traffic(refined_model& r, const shape& s, std::int64_t seg);
+
+}  // namespace tgemm::kernels

@@ -1,0 +1,79 @@
+#pragma once
+// The rung contract (DESIGN.md, "A rung of the ladder"). One file in kernels/ per rung holds
+// the __global__ kernel, its launcher, its metadata and its analytic model, and registers
+// itself with TGEMM_REGISTER_RUNG. Adding a kernel is a one-file change.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/shape.hpp"
+#include "model/rung_model.hpp"
+#include "profile/profile.hpp"
+
+namespace tgemm {
+
+// Device pointers, row-major: A is m×k, B is k×n, C is m×n; C = alpha·A·B + beta·C.
+struct gemm_args {
+    shape size;
+    float alpha = 1;
+    float beta = 0;
+    const float* a = nullptr;
+    const float* b = nullptr;
+    float* c = nullptr;
+};
+
+struct launch_context {
+    cudaStream_t stream = nullptr;
+    cublasHandle_t cublas = nullptr;  // set up in pedantic FP32 mode on `stream`
+};
+
+struct rung {
+    std::string id;            // "naive": what --kernels takes
+    std::string display_name;  // "Naive (coalesced B)"
+    int order = 0;             // position on the ladder; cuBLAS is 0
+    std::string dtype = "fp32";
+    std::string seed;    // which seed document and kernel it follows
+    std::string params;  // tile shape and threads, in words
+    // Substring of the kernel's symbol, for `ncu --kernel-name regex:`.
+    std::string kernel_symbol;
+    // Launches once on ctx.stream. Must not synchronise.
+    std::function<void(const gemm_args&, const launch_context&)> launch;
+    std::function<rung_model(const shape&, const model_context&)> model;
+    // Empty optional: the rung can run this shape on this device; otherwise, why not.
+    std::function<std::optional<std::string>(const gpu_info&, const shape&)> can_run;
+    // Multiplies the FP32 verification tolerance (tensor-core rungs round operands).
+    double tolerance_scale = 1.0;
+};
+
+class rung_registry {
+public:
+    static rung_registry& get();
+    bool add(rung r);
+    // Throws error_kind::usage naming the closest known id.
+    [[nodiscard]] const rung& find(std::string_view id) const;
+    [[nodiscard]] const rung* try_find(std::string_view id) const;
+    // Ladder order.
+    [[nodiscard]] std::vector<const rung*> all() const;
+    [[nodiscard]] std::vector<std::string> ids() const;
+    // Parses "a,b,c" or "all"; throws on an unknown name.
+    [[nodiscard]] std::vector<const rung*> select(std::string_view list) const;
+
+private:
+    rung_registry() = default;
+    std::vector<rung> m_rungs;
+};
+
+}  // namespace tgemm
+
+#define TGEMM_CONCAT_INNER(a, b) a##b
+#define TGEMM_CONCAT(a, b) TGEMM_CONCAT_INNER(a, b)
+// Registers a rung at static-initialisation time: TGEMM_REGISTER_RUNG(make_rung());
+#define TGEMM_REGISTER_RUNG(...)                                        \
+    namespace {                                                         \
+    [[maybe_unused]] const bool TGEMM_CONCAT(tgemm_rung_registered_, __LINE__) = \
+        ::tgemm::rung_registry::get().add(__VA_ARGS__);                 \
+    }

@@ -1,0 +1,61 @@
+#include <algorithm>
+
+#include "core/throw.hpp"
+#include "core/strings.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+
+rung_registry& rung_registry::get() {
+    static rung_registry registry;
+    return registry;
+}
+
+bool rung_registry::add(rung r) {
+    if (try_find(r.id)) TGEMM_THROW(internal, "rung '{}' registered twice", r.id);
+    m_rungs.push_back(std::move(r));
+    return true;
+}
+
+const rung* rung_registry::try_find(std::string_view id) const {
+    for (const auto& r : m_rungs)
+        if (r.id == id) return &r;
+    return nullptr;
+}
+
+const rung& rung_registry::find(std::string_view id) const {
+    if (const auto* r = try_find(id)) return *r;
+    const auto known = ids();
+    throw error(error_kind::usage, unknown_name_message("kernel", id, known));
+}
+
+std::vector<const rung*> rung_registry::all() const {
+    std::vector<const rung*> out;
+    for (const auto& r : m_rungs) out.push_back(&r);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const rung* a, const rung* b) { return a->order < b->order; });
+    return out;
+}
+
+std::vector<std::string> rung_registry::ids() const {
+    std::vector<std::string> out;
+    for (const auto* r : all()) out.push_back(r->id);
+    return out;
+}
+
+std::vector<const rung*> rung_registry::select(std::string_view list) const {
+    if (trim(list) == "all") return all();
+    std::vector<const rung*> out;
+    for (const auto part : split(list, ',')) {
+        const auto name = trim(part);
+        if (name.empty()) TGEMM_THROW(usage, "--kernels has an empty name in '{}'", list);
+        const auto* r = &find(name);
+        if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+    }
+    // Always in ladder order, so tables read bottom-up the same way every time.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const rung* a, const rung* b) { return a->order < b->order; });
+    return out;
+}
+
+}  // namespace tgemm
