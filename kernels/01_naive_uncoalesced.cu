@@ -3,6 +3,7 @@
 // and its load of B is one word for all 32 threads (broadcast).
 #include "common.cuh"
 #include "model/levels.hpp"
+#include "model/textbook.hpp"
 #include "rung.hpp"
 
 namespace tgemm {
@@ -16,7 +17,8 @@ __global__ void naive_uncoalesced_kernel(int m, int n, int k, float alpha, const
     const int col = blockIdx.y * block + threadIdx.y;
     if (row >= m || col >= n) return;
     float acc = 0.0f;
-    for (int i = 0; i < k; ++i) acc += a[static_cast<long>(row) * k + i] * b[static_cast<long>(i) * n + col];
+    for (int i = 0; i < k; ++i)
+        acc += a[static_cast<long>(row) * k + i] * b[static_cast<long>(i) * n + col];
     const long idx = static_cast<long>(row) * n + col;
     c[idx] = alpha * acc + beta * c[idx];
 }
@@ -25,14 +27,14 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.m, block)),
                     static_cast<unsigned>(model::ceil_div(g.size.n, block)));
     naive_uncoalesced_kernel<<<grid, dim3(block, block), 0, ctx.stream>>>(
-        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k),
-        g.alpha, g.a, g.b, g.beta, g.c);
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
+        g.a, g.b, g.beta, g.c);
 }
 
 rung_model model_fn(const shape& s, const model_context& mc) {
     rung_model m;
     m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = (2.0 * s.m * s.n * s.k + 2.0 * s.m * s.n) * model::fp32_bytes;
+    m.textbook.global_bytes = textbook::naive_bytes(s);
     m.textbook.formula = "(2MNK + 2MN)·4 B: 2K loads per output, plus C read and written";
     m.textbook.loads_per_output = 2.0 * s.k;
     auto& r = m.refined;
@@ -59,10 +61,12 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     if (a_bytes > 0.5 * mc.l2_bytes) a_reads = a_bytes * col_tiles;
     r.set(keys::dram_read_bytes, a_reads + 4.0 * s.k * s.n + 4.0 * s.m * s.n);
     r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
-    r.notes.push_back("L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
-                      "broadcast sector: 33·32 B per warp per k");
-    r.notes.push_back("DRAM: A + B + C once when A fits in half the L2, else A once per "
-                      "32-column strip of C");
+    r.notes.push_back(
+        "L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
+        "broadcast sector: 33·32 B per warp per k");
+    r.notes.push_back(
+        "DRAM: A + B + C once when A fits in half the L2, else A once per "
+        "32-column strip of C");
     return m;
 }
 

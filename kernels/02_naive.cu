@@ -3,6 +3,7 @@
 // load of A is one word broadcast to all 32 threads.
 #include "common.cuh"
 #include "model/levels.hpp"
+#include "model/textbook.hpp"
 #include "rung.hpp"
 
 namespace tgemm {
@@ -16,7 +17,8 @@ __global__ void naive_kernel(int m, int n, int k, float alpha, const float* a, c
     const int row = blockIdx.y * block + threadIdx.y;
     if (row >= m || col >= n) return;
     float acc = 0.0f;
-    for (int i = 0; i < k; ++i) acc += a[static_cast<long>(row) * k + i] * b[static_cast<long>(i) * n + col];
+    for (int i = 0; i < k; ++i)
+        acc += a[static_cast<long>(row) * k + i] * b[static_cast<long>(i) * n + col];
     const long idx = static_cast<long>(row) * n + col;
     c[idx] = alpha * acc + beta * c[idx];
 }
@@ -25,14 +27,14 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.n, block)),
                     static_cast<unsigned>(model::ceil_div(g.size.m, block)));
     naive_kernel<<<grid, dim3(block, block), 0, ctx.stream>>>(
-        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k),
-        g.alpha, g.a, g.b, g.beta, g.c);
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
+        g.a, g.b, g.beta, g.c);
 }
 
 rung_model model_fn(const shape& s, const model_context& mc) {
     rung_model m;
     m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = (2.0 * s.m * s.n * s.k + 2.0 * s.m * s.n) * model::fp32_bytes;
+    m.textbook.global_bytes = textbook::naive_bytes(s);
     m.textbook.formula = "(2MNK + 2MN)·4 B: 2K loads per output, plus C read and written";
     m.textbook.loads_per_output = 2.0 * s.k;
     auto& r = m.refined;
@@ -56,10 +58,12 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     if (b_bytes > 0.5 * mc.l2_bytes) b_reads = b_bytes * row_tiles;
     r.set(keys::dram_read_bytes, 4.0 * s.m * s.k + b_reads + 4.0 * s.m * s.n);
     r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
-    r.notes.push_back("L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
-                      "128-byte line: N³/32 · 160 B for a cube");
-    r.notes.push_back("DRAM: A + B + C once when B fits in half the L2, else B once per "
-                      "32-row strip of C");
+    r.notes.push_back(
+        "L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
+        "128-byte line: N³/32 · 160 B for a cube");
+    r.notes.push_back(
+        "DRAM: A + B + C once when B fits in half the L2, else B once per "
+        "32-row strip of C");
     return m;
 }
 

@@ -3,6 +3,7 @@
 // global memory is used 32 times.
 #include "common.cuh"
 #include "model/levels.hpp"
+#include "model/textbook.hpp"
 #include "rung.hpp"
 
 namespace tgemm {
@@ -10,8 +11,8 @@ namespace {
 
 constexpr int tile = 32;
 
-__global__ void smem_tiling_kernel(int m, int n, int k, float alpha, const float* a,
-                                   const float* b, float beta, float* c) {
+__global__ void smem_tiling_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
+                                   float beta, float* c) {
     __shared__ float as[tile][tile];  // (row, k)
     __shared__ float bs[tile][tile];  // (k, col)
     const int tx = threadIdx.x;
@@ -40,14 +41,14 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.n, tile)),
                     static_cast<unsigned>(model::ceil_div(g.size.m, tile)));
     smem_tiling_kernel<<<grid, dim3(tile, tile), 0, ctx.stream>>>(
-        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k),
-        g.alpha, g.a, g.b, g.beta, g.c);
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
+        g.a, g.b, g.beta, g.c);
 }
 
 rung_model model_fn(const shape& s, const model_context& mc) {
     rung_model m;
     m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = (2.0 * s.m * s.n * s.k / tile + 2.0 * s.m * s.n) * model::fp32_bytes;
+    m.textbook.global_bytes = textbook::block_tiling_bytes(s, tile);
     m.textbook.formula = "(2MNK/32 + 2MN)·4 B: each staged element serves 32 outputs";
     m.textbook.loads_per_output = 2.0 * s.k / tile;
     m.textbook.smem_accesses = 2.0 * s.m * s.n * s.k;
@@ -61,10 +62,10 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double steps = double(kp / tile);
     const double warps = double(mp / tile) * double(np / tile) * tile;  // warps in the grid
     // Global: per step a warp (one row of the tile) reads 32 consecutive words of A and of B.
-    const double a_sectors = double(kernels::row_segment_sectors(s.m, s.k, tile)) *
-                             double(np / tile);
-    const double b_sectors = double(kernels::row_segment_sectors(s.k, s.n, tile)) *
-                             double(mp / tile);
+    const double a_sectors =
+        double(kernels::row_segment_sectors(s.m, s.k, tile)) * double(np / tile);
+    const double b_sectors =
+        double(kernels::row_segment_sectors(s.k, s.n, tile)) * double(mp / tile);
     const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, tile));
     r.set(keys::l1_global_load_bytes, kernels::sector_bytes * (a_sectors + b_sectors + c_sectors));
     r.set(keys::l1_global_store_bytes, kernels::sector_bytes * c_sectors);

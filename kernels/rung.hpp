@@ -50,7 +50,7 @@ struct rung {
 };
 
 class rung_registry {
-public:
+  public:
     static rung_registry& get();
     bool add(rung r);
     // Throws error_kind::usage naming the closest known id.
@@ -62,7 +62,7 @@ public:
     // Parses "a,b,c" or "all"; throws on an unknown name.
     [[nodiscard]] std::vector<const rung*> select(std::string_view list) const;
 
-private:
+  private:
     rung_registry() = default;
     std::vector<rung> m_rungs;
 };
@@ -72,8 +72,8 @@ private:
 #define TGEMM_CONCAT_INNER(a, b) a##b
 #define TGEMM_CONCAT(a, b) TGEMM_CONCAT_INNER(a, b)
 // Registers a rung at static-initialisation time: TGEMM_REGISTER_RUNG(make_rung());
-#define TGEMM_REGISTER_RUNG(...)                                        \
-    namespace {                                                         \
+#define TGEMM_REGISTER_RUNG(...)                                                 \
+    namespace {                                                                  \
     [[maybe_unused]] const bool TGEMM_CONCAT(tgemm_rung_registered_, __LINE__) = \
-        ::tgemm::rung_registry::get().add(__VA_ARGS__);                 \
+        ::tgemm::rung_registry::get().add(__VA_ARGS__);                          \
     }

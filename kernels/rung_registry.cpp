@@ -1,7 +1,7 @@
 #include <algorithm>
 
-#include "core/throw.hpp"
 #include "core/strings.hpp"
+#include "core/throw.hpp"
 #include "rung.hpp"
 
 namespace tgemm {

@@ -1,10 +1,114 @@
 #include "cli/app.hpp"
 
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
 #include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/strings.hpp"
 
 namespace tgemm::cli {
 
-int run(const std::vector<std::string>&, std::ostream&, std::ostream&) { return 0; }
+namespace {
+
+constexpr int exit_usage = 2;
+constexpr int exit_failure = 1;
+
+int exit_code(error_kind k) {
+    return (k == error_kind::usage || k == error_kind::input) ? exit_usage : exit_failure;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CLI::App app{
+        "tgemm-roofline: runs a ladder of GEMM kernels under hardware counters and sets the "
+        "measured FLOPs and bytes per memory level beside the textbook formulas, as a roofline "
+        "plot and a markdown report.\n"
+        "Measures when this machine has the requested GPU; otherwise renders its stored profile, "
+        "or the predicted roofline (labelled so).",
+        "tgemm-roofline"};
+    app.set_version_flag("--version", std::string("tgemm-roofline ") + TGEMM_VERSION);
+    app.require_subcommand(0, 1);
+
+    auto main_opts = std::make_shared<main_options>();
+    app.add_option("--gpu", main_opts->gpu,
+                   "target GPU: a100, h100, h200, rtx5070ti, or auto (this machine's GPU; the "
+                   "shipped H100 profile when there is none)")
+        ->capture_default_str();
+    app.add_option("--kernels", main_opts->kernels, "comma-separated rung ids, or all")
+        ->capture_default_str();
+    app.add_option("--sizes", main_opts->sizes, "comma-separated sizes: N or MxNxK")
+        ->capture_default_str();
+    app.add_option("--out", main_opts->out, "output folder (default reports/<gpu>/)");
+    app.add_option("--profile", main_opts->profile, "profile path (default profiles/<gpu>.json)");
+    app.add_flag("--offline", main_opts->offline, "never measure; render stored or predicted data");
+    app.add_flag("--no-counters", main_opts->no_counters,
+                 "measure time only, without the CUPTI counter pass");
+    app.add_option("--runs", main_opts->runs, "minimum timed launches per kernel and size")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+
+    auto report_opts = std::make_shared<report_options>();
+    auto* report = app.add_subcommand("report", "render a stored profile (no GPU needed)");
+    report->add_option("profile", report_opts->profile, "profile JSON")->required();
+    report->add_option("--out", report_opts->out, "output folder (default reports/<gpu>/)");
+
+    auto list_opts = std::make_shared<list_options>();
+    auto* list = app.add_subcommand("list", "list known GPUs, kernels or counters");
+    list->add_option("what", list_opts->what, "gpus | kernels | metrics")
+        ->required()
+        ->check(CLI::IsMember({"gpus", "kernels", "metrics"}));
+    list->add_flag("--tsv", list_opts->tsv, "tab-separated output for scripts");
+
+    auto rk_opts = std::make_shared<run_kernel_options>();
+    auto* rk =
+        app.add_subcommand("run-kernel",
+                           "launch one rung once, without verification or the built-in collector, "
+                           "so Nsight Compute can profile it");
+    rk->add_option("--kernel", rk_opts->kernel, "rung id")->required();
+    rk->add_option("--size", rk_opts->size, "N or MxNxK")->capture_default_str();
+    rk->add_option("--repeat", rk_opts->repeat, "launches")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+
+    std::string command_line = "tgemm-roofline";
+    for (const auto& a : args) command_line += " " + a;
+
+    try {
+        std::vector<std::string> reversed(args.rbegin(), args.rend());
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        out << app.help();
+        return 0;
+    } catch (const CLI::CallForVersion&) {
+        out << app.version() << "\n";
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) {
+            out << app.help();
+            return 0;
+        }
+        err << "tgemm-roofline: " << e.what() << " (see --help)\n";
+        return exit_usage;
+    }
+
+    try {
+        if (*report) return run_report(*report_opts, out, err);
+        if (*list) return run_list(*list_opts, out);
+        if (*rk) return run_kernel_once(*rk_opts, out);
+        return run_main_job(*main_opts, command_line, out, err);
+    } catch (const error& e) {
+        err << "tgemm-roofline: " << e.what() << "\n";
+        return exit_code(e.kind());
+    } catch (const std::exception& e) {
+        err << "tgemm-roofline: internal error: " << e.what() << "\n";
+        return exit_failure;
+    }
+}
 
 int run_main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);

@@ -18,8 +18,7 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
     auto tmp = dir / fmt::format(".{}.tmp.{}", path.filename().string(), ::getpid());
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            TGEMM_THROW(usage, "cannot write '{}': {}", path.string(), std::strerror(errno));
+        if (!out) TGEMM_THROW(usage, "cannot write '{}': {}", path.string(), std::strerror(errno));
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         out.flush();
         if (!out) {

@@ -17,7 +17,7 @@ enum class error_kind {
 };
 
 class error : public std::runtime_error {
-public:
+  public:
     error(error_kind kind, const std::string& what,
           std::source_location where = std::source_location::current())
         : std::runtime_error(what), m_kind(kind), m_where(where) {}
@@ -25,7 +25,7 @@ public:
     [[nodiscard]] error_kind kind() const noexcept { return m_kind; }
     [[nodiscard]] const std::source_location& where() const noexcept { return m_where; }
 
-private:
+  private:
     error_kind m_kind;
     std::source_location m_where;
 };

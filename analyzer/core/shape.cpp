@@ -2,8 +2,8 @@
 
 #include <charconv>
 
-#include "core/throw.hpp"
 #include "core/strings.hpp"
+#include "core/throw.hpp"
 
 namespace tgemm {
 
@@ -21,8 +21,8 @@ std::int64_t parse_side(std::string_view all, std::string_view part) {
     if (ec == std::errc::result_out_of_range)
         TGEMM_THROW(usage, "size '{}' is too large (the limit is {} per dimension)", all, max_side);
     if (ec != std::errc{} || ptr != end)
-        TGEMM_THROW(usage, "size '{}' is not a number: write N or MxNxK, e.g. 4096 or 4096x2048x1024",
-                    all);
+        TGEMM_THROW(
+            usage, "size '{}' is not a number: write N or MxNxK, e.g. 4096 or 4096x2048x1024", all);
     if (value <= 0) TGEMM_THROW(usage, "size '{}' must be positive", all);
     if (value > max_side)
         TGEMM_THROW(usage, "size '{}' is too large (the limit is {} per dimension)", all, max_side);
@@ -38,8 +38,7 @@ shape parse_shape(std::string_view text) {
         return {n, n, n};
     }
     if (parts.size() == 3)
-        return {parse_side(text, parts[0]), parse_side(text, parts[1]),
-                parse_side(text, parts[2])};
+        return {parse_side(text, parts[0]), parse_side(text, parts[1]), parse_side(text, parts[2])};
     TGEMM_THROW(usage, "size '{}' must be N or MxNxK", text);
 }
 

@@ -60,8 +60,8 @@ std::string closest(std::string_view name, std::span<const std::string> candidat
         // A prefix ("naive" for "naive_uncoalesced") is a strong hint even when far in
         // edits; among equal hints the nearer spelling wins.
         const bool prefix = cand.starts_with(key) || key.starts_with(cand);
-        const std::pair<std::size_t, std::size_t> score{prefix ? std::min<std::size_t>(raw, 1) : raw,
-                                                        raw};
+        const std::pair<std::size_t, std::size_t> score{
+            prefix ? std::min<std::size_t>(raw, 1) : raw, raw};
         if (score < best_score) {
             best_score = score;
             best = c;

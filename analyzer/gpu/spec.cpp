@@ -1,7 +1,7 @@
 #include "gpu/spec.hpp"
 
-#include "core/throw.hpp"
 #include "core/strings.hpp"
+#include "core/throw.hpp"
 
 namespace tgemm {
 

@@ -16,10 +16,10 @@ struct gpu_spec {
     int cc_major = 0;
     int cc_minor = 0;
     int sm_count = 0;
-    int fp32_lanes_per_sm = 0;   // FP32 FMA lanes ("CUDA cores") per SM
-    double sm_clock_mhz = 0;     // the clock the peak is quoted at
+    int fp32_lanes_per_sm = 0;  // FP32 FMA lanes ("CUDA cores") per SM
+    double sm_clock_mhz = 0;    // the clock the peak is quoted at
     int bus_width_bits = 0;
-    double mem_clock_mhz = 0;    // memory clock as CUDA reports it
+    double mem_clock_mhz = 0;         // memory clock as CUDA reports it
     int mem_transfers_per_clock = 2;  // HBM/GDDR as CUDA reports them: double data rate
     std::int64_t l2_bytes = 0;
     int smem_per_sm_kib = 0;

@@ -22,17 +22,19 @@ struct level_comparison {
 
 struct row_analysis {
     const measurement* row = nullptr;
-    double useful_flops = 0;        // 2MNK: the convention of TFLOP/s columns (and cuBLAS's)
-    std::optional<double> tflops;   // useful_flops / median time
+    double useful_flops = 0;       // 2MNK: the convention of TFLOP/s columns (and cuBLAS's)
+    std::optional<double> tflops;  // useful_flops / median time
     std::optional<double> pct_cublas;
-    std::optional<double> executed_flops;  // counters if measured, else the refined model
-    std::optional<double> dram_bytes;      // measured read + write
-    double ai_textbook = 0;                // textbook flops / textbook global bytes
-    std::optional<double> ai_refined;      // refined flops / refined DRAM bytes
-    std::optional<double> ai_measured;     // measured flops / measured DRAM bytes
-    std::optional<double> attainable;      // FLOP/s at the AI used (measured, else refined)
-    std::optional<double> pct_roof;        // achieved executed FLOP/s / attainable
-    std::string bound;                     // "DRAM" or "FP32 compute"
+    std::optional<double> executed_flops;        // counters if measured, else the refined model
+    std::optional<double> achieved_flops_per_s;  // executed_flops / median time
+    std::optional<double> dram_bytes;            // measured read + write
+    double ai_textbook = 0;                      // textbook flops / textbook global bytes
+    double attainable_textbook = 0;              // FLOP/s the roof allows at ai_textbook
+    std::optional<double> ai_refined;            // refined flops / refined DRAM bytes
+    std::optional<double> ai_measured;           // measured flops / measured DRAM bytes
+    std::optional<double> attainable;            // FLOP/s at the AI used (measured, else refined)
+    std::optional<double> pct_roof;              // achieved executed FLOP/s / attainable
+    std::string bound;                           // "DRAM" or "FP32 compute"
     std::vector<level_comparison> levels;
 };
 

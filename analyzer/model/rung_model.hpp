@@ -65,7 +65,9 @@ inline constexpr double fp32_bytes = 4.0;
 [[nodiscard]] inline std::int64_t round_up(std::int64_t x, std::int64_t to) {
     return (x + to - 1) / to * to;
 }
-[[nodiscard]] inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) { return (x + d - 1) / d; }
+[[nodiscard]] inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) {
+    return (x + d - 1) / d;
+}
 // Compulsory DRAM traffic: A and B read once, C read once (β ≠ 0) and written once.
 [[nodiscard]] inline double compulsory_read_bytes(const shape& s) {
     return fp32_bytes * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n);

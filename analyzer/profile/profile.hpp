@@ -84,7 +84,7 @@ struct profile {
     std::vector<measurement> measurements;
 
     [[nodiscard]] const measurement* find(std::string_view kernel, const shape& s) const;
-    [[nodiscard]] std::vector<shape> shapes() const;       // in first-seen order
+    [[nodiscard]] std::vector<shape> shapes() const;         // in first-seen order
     [[nodiscard]] std::vector<std::string> kernels() const;  // in first-seen order
 };
 

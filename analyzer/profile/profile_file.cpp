@@ -45,11 +45,11 @@ std::optional<fs::path> write_profile(const fs::path& path, const profile& p) {
         std::string stamp = p.env.date.substr(0, 19);
         for (auto& c : stamp)
             if (c == ':') c = '-';
-        fs::path backup = path.parent_path() /
-                          fmt::format("{}.previous-{}.json", path.stem().string(), stamp);
+        fs::path backup =
+            path.parent_path() / fmt::format("{}.previous-{}.json", path.stem().string(), stamp);
         for (int i = 2; fs::exists(backup); ++i)
-            backup = path.parent_path() / fmt::format("{}.previous-{}-{}.json",
-                                                      path.stem().string(), stamp, i);
+            backup = path.parent_path() /
+                     fmt::format("{}.previous-{}-{}.json", path.stem().string(), stamp, i);
         std::error_code ec;
         fs::copy_file(path, backup, ec);
         if (ec)

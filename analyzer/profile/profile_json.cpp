@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "core/throw.hpp"
 #include "core/strings.hpp"
+#include "core/throw.hpp"
 
 namespace tgemm {
 
@@ -30,13 +30,14 @@ json to_json_model(const rung_model& m) {
 }
 
 json to_json_measurement(const measurement& m) {
-    json j = {{"kernel", m.kernel}, {"dtype", m.dtype}, {"m", m.size.m},
-              {"n", m.size.n},      {"k", m.size.k},    {"alpha", m.alpha},
-              {"beta", m.beta},     {"verified", m.verified}};
+    json j = {{"kernel", m.kernel}, {"dtype", m.dtype}, {"m", m.size.m},  {"n", m.size.n},
+              {"k", m.size.k},      {"alpha", m.alpha}, {"beta", m.beta}, {"verified", m.verified}};
     if (m.verify_max_error) j["verify_max_error"] = *m.verify_max_error;
     if (m.time)
-        j["time_ms"] = {{"median", m.time->median_ms}, {"min", m.time->min_ms},
-                        {"max", m.time->max_ms},       {"runs", m.time->runs},
+        j["time_ms"] = {{"median", m.time->median_ms},
+                        {"min", m.time->min_ms},
+                        {"max", m.time->max_ms},
+                        {"runs", m.time->runs},
                         {"l2_flushed", m.time->l2_flushed}};
     j["counters"] = numbers_to_json(m.counters);
     if (m.counter_passes) j["counter_passes"] = *m.counter_passes;
@@ -96,7 +97,8 @@ std::map<std::string, double, std::less<>> read_numbers(const json& j, const std
             bad(where + "." + k, "expected a number or null");
         }
         const double d = v.get<double>();
-        if (!std::isfinite(d) || d < 0) bad(where + "." + k, "must be a finite, non-negative number");
+        if (!std::isfinite(d) || d < 0)
+            bad(where + "." + k, "must be a finite, non-negative number");
         out[k] = d;
     }
     return out;
@@ -207,9 +209,12 @@ profile profile_from_json(const json& j) {
                                   "re-measure, or render it with the tool version that wrote it",
                                   p.schema_major, p.schema_minor, profile_schema_major));
     const auto src = need_string(j, "source", "profile");
-    if (src == "measured") p.source = profile_source::measured;
-    else if (src == "predicted") p.source = profile_source::predicted;
-    else bad("source", fmt::format("'{}' is neither 'measured' nor 'predicted'", src));
+    if (src == "measured")
+        p.source = profile_source::measured;
+    else if (src == "predicted")
+        p.source = profile_source::predicted;
+    else
+        bad("source", fmt::format("'{}' is neither 'measured' nor 'predicted'", src));
 
     const auto& g = need(j, "gpu", "profile");
     p.gpu.key = need_string(g, "key", "gpu");

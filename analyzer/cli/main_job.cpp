@@ -1,0 +1,115 @@
+// The default command: measure when this machine has the requested GPU, otherwise render the
+// stored profile, otherwise the predicted roofline.
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/profile_source.hpp"
+#include "cli/progress_bar.hpp"
+#include "collect/measure.hpp"
+#include "core/atomic_file.hpp"
+#include "core/strings.hpp"
+#include "core/throw.hpp"
+#include "gpu/device.hpp"
+#include "gpu/spec.hpp"
+#include "ladder/predict.hpp"
+#include "profile/profile_file.hpp"
+#include "render/render_all.hpp"
+
+namespace tgemm::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The GPU with no local device and no --gpu: the profile the project ships.
+constexpr const char* shipped_gpu = "h100";
+
+struct target {
+    std::string key;
+    std::optional<local_device> local;  // set when this machine has that GPU
+};
+
+target resolve_target(const std::string& requested, std::ostream& err) {
+    const auto probe = probe_local_device();
+    if (lower(requested) == "auto") {
+        if (probe.device) return {probe.device->info.key, probe.device};
+        err << "tgemm-roofline: " << probe.why_none << "; using the shipped '" << shipped_gpu
+            << "' profile (pass --gpu to choose another)\n";
+        return {shipped_gpu, std::nullopt};
+    }
+    const auto& spec = find_gpu(requested);  // throws on an unknown name, with a suggestion
+    if (probe.device && probe.device->info.key == spec.key) return {spec.key, probe.device};
+    return {spec.key, std::nullopt};
+}
+
+int measure_and_render(const local_device& dev, const main_options& o,
+                       const std::vector<const rung*>& rungs, const std::vector<shape>& shapes,
+                       const fs::path& profile_path, const fs::path& out_dir,
+                       const std::string& command_line, std::ostream& out, std::ostream& err) {
+    err << "tgemm-roofline: measuring on this machine's " << dev.info.name << " (" << rungs.size()
+        << " kernels x " << shapes.size() << " sizes)\n";
+    measure_options mo;
+    mo.rungs = rungs;
+    mo.shapes = shapes;
+    mo.counters = !o.no_counters;
+    mo.timing.min_runs = o.runs;
+    mo.command = command_line;
+    measure_outcome outcome;
+    {
+        progress_bar bar(err);
+        mo.on_progress = [&](const progress_event& e) { bar.update(e); };
+        outcome = measure(dev, mo);
+    }
+    const auto kept = write_profile(profile_path, outcome.result);
+    if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
+    out << "wrote " << profile_path.string() << "\n";
+    render_report(outcome.result, out_dir, profile_path.string());
+    out << "wrote " << (out_dir / "report.md").string() << " and "
+        << (out_dir / "roofline.png").string() << "\n";
+    for (const auto& f : outcome.failures) err << "tgemm-roofline: " << f << "\n";
+    if (!outcome.failures.empty())
+        TGEMM_THROW(verify, "{} kernel/size pair(s) failed verification and were not measured",
+                    outcome.failures.size());
+    return 0;
+}
+
+}  // namespace
+
+int run_main_job(const main_options& o, const std::string& command_line, std::ostream& out,
+                 std::ostream& err) {
+    // Validate everything the user typed before touching the GPU or the disk.
+    const auto shapes = parse_shapes(o.sizes);
+    const auto rungs = rung_registry::get().select(o.kernels);
+    const auto t = resolve_target(o.gpu, err);
+    const fs::path profile_path =
+        o.profile.empty() ? fs::path("profiles") / (t.key + ".json") : fs::path(o.profile);
+    const fs::path out_dir = o.out.empty() ? fs::path("reports") / t.key : fs::path(o.out);
+    ensure_writable_dir(out_dir);
+
+    if (t.local && !o.offline) {
+        ensure_writable_dir(profile_path.has_parent_path() ? profile_path.parent_path()
+                                                           : fs::path("."));
+        return measure_and_render(*t.local, o, rungs, shapes, profile_path, out_dir, command_line,
+                                  out, err);
+    }
+
+    if (const auto stored = load_stored_profile(profile_path, t.key)) {
+        err << "tgemm-roofline: no " << t.key << " on this machine"
+            << (o.offline ? " used (--offline)" : "") << "; rendering the stored profile from "
+            << stored->origin << " (measured " << stored->data.env.date << ")\n";
+        render_report(stored->data, out_dir, stored->origin);
+    } else {
+        err << "tgemm-roofline: no " << t.key << " here and no stored profile at "
+            << profile_path.string() << "; rendering the PREDICTED roofline from the spec and "
+            << "the models (nothing is measured)\n";
+        const auto p =
+            predict_profile(find_gpu(t.key), rungs, shapes, command_line, utc_now_iso8601());
+        render_report(p, out_dir, "prediction from the spec database and the refined models");
+    }
+    out << "wrote " << (out_dir / "report.md").string() << " and "
+        << (out_dir / "roofline.png").string() << "\n";
+    return 0;
+}
+
+}  // namespace tgemm::cli

@@ -1,0 +1,34 @@
+#pragma once
+// Options of each command. CLI11 fills them; the run_* functions only read them.
+#include <string>
+
+namespace tgemm::cli {
+
+struct main_options {
+    std::string gpu = "auto";
+    std::string kernels = "all";
+    std::string sizes = "1024,2048,4096";
+    std::string out;      // default reports/<gpu>/
+    std::string profile;  // default profiles/<gpu>.json
+    bool offline = false;
+    bool no_counters = false;
+    int runs = 20;
+};
+
+struct report_options {
+    std::string profile;
+    std::string out;  // default reports/<gpu key>/
+};
+
+struct list_options {
+    std::string what;  // gpus | kernels | metrics
+    bool tsv = false;
+};
+
+struct run_kernel_options {
+    std::string kernel;
+    std::string size = "4096";
+    int repeat = 1;
+};
+
+}  // namespace tgemm::cli

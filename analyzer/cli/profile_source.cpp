@@ -1,0 +1,18 @@
+#include "cli/profile_source.hpp"
+
+#include "cli/embedded_profiles.hpp"
+#include "profile/profile_file.hpp"
+
+namespace tgemm::cli {
+
+std::optional<loaded_profile> load_stored_profile(const std::filesystem::path& path,
+                                                  const std::string& gpu_key) {
+    if (std::filesystem::exists(path)) return loaded_profile{read_profile(path), path.string()};
+    if (const auto text = embedded_profile(gpu_key)) {
+        const std::string origin = "the profiles/" + gpu_key + ".json built into this binary";
+        return loaded_profile{parse_profile(*text, origin), origin};
+    }
+    return std::nullopt;
+}
+
+}  // namespace tgemm::cli

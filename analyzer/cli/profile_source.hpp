@@ -1,0 +1,21 @@
+#pragma once
+// Where the data for a GPU comes from when this machine does not measure it.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "profile/profile.hpp"
+
+namespace tgemm::cli {
+
+struct loaded_profile {
+    profile data;
+    std::string origin;  // a path, or "the profile built into this binary"
+};
+
+// `path` if it exists, else the embedded profile for `gpu_key`, else nothing. A file that
+// exists but is corrupt is an error, never silently replaced by the embedded copy.
+[[nodiscard]] std::optional<loaded_profile> load_stored_profile(const std::filesystem::path& path,
+                                                                const std::string& gpu_key);
+
+}  // namespace tgemm::cli

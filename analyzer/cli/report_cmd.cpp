@@ -1,0 +1,22 @@
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "core/atomic_file.hpp"
+#include "profile/profile_file.hpp"
+#include "render/render_all.hpp"
+
+namespace tgemm::cli {
+
+int run_report(const report_options& o, std::ostream& out, std::ostream&) {
+    const auto p = read_profile(o.profile);
+    const std::filesystem::path dir =
+        o.out.empty() ? std::filesystem::path("reports") / p.gpu.key : std::filesystem::path(o.out);
+    ensure_writable_dir(dir);
+    render_report(p, dir, o.profile);
+    out << "wrote " << (dir / "report.md").string() << " and " << (dir / "roofline.png").string()
+        << "\n";
+    return 0;
+}
+
+}  // namespace tgemm::cli

@@ -1,0 +1,42 @@
+// Launches one rung on seeded inputs and nothing else, so an external profiler (ncu) sees
+// exactly the kernel(s) of that rung. No verification, no L2 flush (ncu flushes itself with
+// --cache-control all), no CUPTI.
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "collect/cuda_check.hpp"
+#include "collect/cuda_handles.hpp"
+#include "collect/measure.hpp"
+#include "collect/workspace.hpp"
+#include "gpu/device.hpp"
+
+namespace tgemm::cli {
+
+int run_kernel_once(const run_kernel_options& o, std::ostream& out) {
+    const auto s = parse_shape(o.size);
+    const auto& r = rung_registry::get().find(o.kernel);
+    const auto dev = require_local_device();
+    if (auto why = r.can_run(dev.info, s))
+        TGEMM_THROW(usage, "kernel '{}' cannot run {}: {}", r.id, to_string(s), *why);
+    TGEMM_CUDA(cudaSetDevice(dev.index));
+    cuda_stream stream;
+    cublas_handle cublas(stream.get());
+    const measure_options defaults;
+    const workspace inputs(s, defaults.alpha, defaults.beta, 0, stream.get(), nullptr,
+                           defaults.seed);
+    const launch_context ctx{stream.get(), cublas.get()};
+    for (int i = 0; i < o.repeat; ++i) {
+        inputs.restore_c();
+        r.launch(
+            gemm_args{s, inputs.alpha, inputs.beta, inputs.a.get(), inputs.b.get(), inputs.c.get()},
+            ctx);
+        TGEMM_CUDA(cudaGetLastError());
+    }
+    TGEMM_CUDA(cudaStreamSynchronize(stream.get()));
+    out << "launched " << r.id << " ("
+        << (r.kernel_symbol.empty() ? "library kernel" : r.kernel_symbol) << ") " << o.repeat
+        << "x at " << to_arg(s) << "\n";
+    return 0;
+}
+
+}  // namespace tgemm::cli

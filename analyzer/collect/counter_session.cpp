@@ -1,0 +1,379 @@
+// The only file that includes CUPTI headers.
+#include "collect/counter_session.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <cmath>
+
+#include "collect/metric_table.hpp"
+#include "core/throw.hpp"
+
+namespace tgemm {
+
+namespace {
+
+[[noreturn]] void throw_cupti(const char* call, CUptiResult status) {
+    const char* text = nullptr;
+    cuptiGetResultString(status, &text);
+    switch (status) {
+        case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+            TGEMM_THROW(device,
+                        "GPU performance counters are not permitted for this user "
+                        "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): run as root, or load the driver "
+                        "with NVreg_RestrictProfilingToAdminUsers=0 (see "
+                        "https://developer.nvidia.com/ERR_NVGPUCTRPERM); --offline renders "
+                        "without measuring");
+        case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+            TGEMM_THROW(device,
+                        "another profiler (Nsight Compute, Nsight Systems, ...) is attached to "
+                        "this process; run without it, or profile one kernel with "
+                        "`tgemm-roofline run-kernel` under ncu");
+        default:
+            TGEMM_THROW(internal, "{} failed: {}", call, text ? text : "unknown CUPTI error");
+    }
+}
+
+// Value-initialised CUPTI parameter struct with its size set, as every CUPTI call expects.
+template <class T>
+T cupti_params(std::size_t size) {
+    T p{};
+    p.structSize = size;
+    return p;
+}
+
+#define TGEMM_CUPTI(call)                                                      \
+    do {                                                                       \
+        const CUptiResult tgemm_status_ = (call);                              \
+        if (tgemm_status_ != CUPTI_SUCCESS) throw_cupti(#call, tgemm_status_); \
+    } while (0)
+
+// Owns a CUPTI host object (metric configuration and evaluation).
+class host_object {
+  public:
+    host_object(const std::string& chip, const std::vector<std::uint8_t>& availability) {
+        auto p = cupti_params<CUpti_Profiler_Host_Initialize_Params>(
+            CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+        p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+        p.pChipName = chip.c_str();
+        p.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
+        TGEMM_CUPTI(cuptiProfilerHostInitialize(&p));
+        m_obj = p.pHostObject;
+    }
+    ~host_object() {
+        if (!m_obj) return;
+        auto p = cupti_params<CUpti_Profiler_Host_Deinitialize_Params>(
+            CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+        p.pHostObject = m_obj;
+        cuptiProfilerHostDeinitialize(&p);
+    }
+    host_object(const host_object&) = delete;
+    host_object& operator=(const host_object&) = delete;
+    [[nodiscard]] CUpti_Profiler_Host_Object* get() const { return m_obj; }
+
+  private:
+    CUpti_Profiler_Host_Object* m_obj = nullptr;
+};
+
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+    std::vector<const char*> out;
+    for (const auto& n : names) out.push_back(n.c_str());
+    return out;
+}
+
+// A metric group made ready for collection: its host object and config image.
+struct metric_group {
+    std::vector<std::string> metrics;
+    std::unique_ptr<host_object> host;
+    std::vector<std::uint8_t> config;
+    std::size_t passes = 0;
+};
+
+metric_group configure(const std::string& chip, const std::vector<std::uint8_t>& availability,
+                       const std::vector<std::string>& metrics) {
+    metric_group g;
+    g.metrics = metrics;
+    g.host = std::make_unique<host_object>(chip, availability);
+    auto names = c_names(metrics);
+    auto add = cupti_params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    add.pHostObject = g.host->get();
+    add.ppMetricNames = names.data();
+    add.numMetrics = names.size();
+    const auto st = cuptiProfilerHostConfigAddMetrics(&add);
+    if (st == CUPTI_ERROR_INVALID_METRIC_NAME)
+        TGEMM_THROW(internal, "CUPTI does not know one of the metrics {} on chip {}",
+                    fmt::join(metrics, ", "), chip);
+    if (st != CUPTI_SUCCESS) throw_cupti("cuptiProfilerHostConfigAddMetrics", st);
+    auto size = cupti_params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    size.pHostObject = g.host->get();
+    TGEMM_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+    g.config.resize(size.configImageSize);
+    auto image = cupti_params<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    image.pHostObject = g.host->get();
+    image.configImageSize = g.config.size();
+    image.pConfigImage = g.config.data();
+    TGEMM_CUPTI(cuptiProfilerHostGetConfigImage(&image));
+    auto passes = cupti_params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    passes.configImageSize = g.config.size();
+    passes.pConfigImage = g.config.data();
+    TGEMM_CUPTI(cuptiProfilerHostGetNumOfPasses(&passes));
+    g.passes = passes.numOfPasses;
+    return g;
+}
+
+// Greedy packing in table order: a metric joins the current group while it stays one pass.
+std::vector<metric_group> plan_groups(const std::string& chip,
+                                      const std::vector<std::uint8_t>& availability) {
+    std::vector<metric_group> groups;
+    std::vector<std::string> current;
+    for (const auto& t : metric_table()) {
+        auto trial = current;
+        trial.emplace_back(t.metric);
+        if (configure(chip, availability, trial).passes <= 1) {
+            current = std::move(trial);
+            continue;
+        }
+        if (!current.empty()) groups.push_back(configure(chip, availability, current));
+        current = {std::string(t.metric)};
+    }
+    if (!current.empty()) groups.push_back(configure(chip, availability, current));
+    return groups;
+}
+
+CUcontext current_context() {
+    using get_ctx_fn = CUresult (*)(CUcontext*);
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess || !fn)
+        TGEMM_THROW(device, "the CUDA driver does not provide cuCtxGetCurrent");
+    CUcontext ctx = nullptr;
+    if (reinterpret_cast<get_ctx_fn>(fn)(&ctx) != CUDA_SUCCESS || !ctx)
+        TGEMM_THROW(internal, "no current CUDA context to profile");
+    return ctx;
+}
+
+// Enables the Range Profiler on a context for one group's collection; disables on scope exit.
+class range_profiler {
+  public:
+    explicit range_profiler(CUcontext ctx) {
+        auto p = cupti_params<CUpti_RangeProfiler_Enable_Params>(
+            CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+        p.ctx = ctx;
+        TGEMM_CUPTI(cuptiRangeProfilerEnable(&p));
+        m_obj = p.pRangeProfilerObject;
+    }
+    ~range_profiler() {
+        auto p = cupti_params<CUpti_RangeProfiler_Disable_Params>(
+            CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+        p.pRangeProfilerObject = m_obj;
+        cuptiRangeProfilerDisable(&p);
+    }
+    range_profiler(const range_profiler&) = delete;
+    range_profiler& operator=(const range_profiler&) = delete;
+    [[nodiscard]] CUpti_RangeProfiler_Object* get() const { return m_obj; }
+
+  private:
+    CUpti_RangeProfiler_Object* m_obj = nullptr;
+};
+
+// Kernels one launch may contain (cuBLAS can split a GEMM); more would be dropped and caught.
+constexpr std::size_t max_ranges = 16;
+
+}  // namespace
+
+struct counter_session::impl {
+    int device = 0;
+    CUcontext ctx = nullptr;
+    std::string chip;
+    std::vector<std::uint8_t> availability;
+    std::vector<metric_group> groups;
+    std::vector<std::vector<std::string>> group_names;
+};
+
+counter_session::counter_session(int device_index) : m_impl(std::make_unique<impl>()) {
+    auto& m = *m_impl;
+    m.device = device_index;
+    m.ctx = current_context();
+    auto init = cupti_params<CUpti_Profiler_Initialize_Params>(
+        CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    TGEMM_CUPTI(cuptiProfilerInitialize(&init));
+
+    auto sup = cupti_params<CUpti_Profiler_DeviceSupported_Params>(
+        CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+    sup.cuDevice = device_index;
+    sup.api = CUPTI_PROFILER_RANGE_PROFILING;
+    TGEMM_CUPTI(cuptiProfilerDeviceSupported(&sup));
+    if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+        const char* why = sup.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                              ? "its architecture is older than compute capability 7.0"
+                          : sup.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                              ? "it is a virtual GPU without profiling enabled"
+                          : sup.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                              ? "confidential computing is on"
+                          : sup.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                              ? "WSL does not expose the counters"
+                              : "the driver reports it unsupported";
+        TGEMM_THROW(device, "this GPU cannot be profiled with CUPTI: {}", why);
+    }
+
+    auto name =
+        cupti_params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    name.deviceIndex = static_cast<std::size_t>(device_index);
+    TGEMM_CUPTI(cuptiDeviceGetChipName(&name));
+    m.chip = name.pChipName;
+
+    auto avail = cupti_params<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    avail.ctx = m.ctx;
+    TGEMM_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+    m.availability.resize(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = m.availability.data();
+    TGEMM_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+
+    m.groups = plan_groups(m.chip, m.availability);
+    for (const auto& g : m.groups) m.group_names.push_back(g.metrics);
+}
+
+counter_session::~counter_session() {
+    m_impl->groups.clear();  // host objects go before the profiler is de-initialised
+    auto p = cupti_params<CUpti_Profiler_DeInitialize_Params>(
+        CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+    cuptiProfilerDeInitialize(&p);
+}
+
+const std::string& counter_session::chip() const {
+    return m_impl->chip;
+}
+const std::vector<std::vector<std::string>>& counter_session::groups() const {
+    return m_impl->group_names;
+}
+
+counter_values counter_session::collect(const std::function<void()>& prepare,
+                                        const std::function<void()>& launch) {
+    auto& m = *m_impl;
+    counter_values out;
+    std::map<std::string, double, std::less<>> by_metric;
+    for (auto& g : m.groups) {
+        range_profiler rp(m.ctx);
+        auto names = c_names(g.metrics);
+
+        auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+        size.pRangeProfilerObject = rp.get();
+        size.pMetricNames = names.data();
+        size.numMetrics = names.size();
+        size.maxNumOfRanges = max_ranges;
+        size.maxNumRangeTreeNodes = max_ranges;
+        TGEMM_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+        std::vector<std::uint8_t> data(size.counterDataSize);
+
+        auto init = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+        init.pRangeProfilerObject = rp.get();
+        init.counterDataSize = data.size();
+        init.pCounterData = data.data();
+        TGEMM_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+
+        auto cfg = cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
+            CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+        cfg.pRangeProfilerObject = rp.get();
+        cfg.configSize = g.config.size();
+        cfg.pConfig = g.config.data();
+        cfg.counterDataImageSize = data.size();
+        cfg.pCounterDataImage = data.data();
+        cfg.range = CUPTI_AutoRange;
+        cfg.replayMode = CUPTI_KernelReplay;
+        cfg.maxRangesPerPass = max_ranges;
+        cfg.numNestingLevels = 1;
+        cfg.minNestingLevel = 1;
+        cfg.passIndex = 0;
+        cfg.targetNestingLevel = 1;
+        TGEMM_CUPTI(cuptiRangeProfilerSetConfig(&cfg));
+
+        // Outside the range, so the L2 flush and the restore of C are not profiled.
+        prepare();
+        if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+            TGEMM_THROW(internal, "preparing a profiled launch failed: {}", cudaGetErrorString(e));
+
+        bool all_submitted = false;
+        for (int pass = 0; !all_submitted; ++pass) {
+            if (pass > 64) TGEMM_THROW(internal, "CUPTI asked for more than 64 replay passes");
+            auto start = cupti_params<CUpti_RangeProfiler_Start_Params>(
+                CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+            start.pRangeProfilerObject = rp.get();
+            TGEMM_CUPTI(cuptiRangeProfilerStart(&start));
+            launch();
+            auto stop = cupti_params<CUpti_RangeProfiler_Stop_Params>(
+                CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+            stop.pRangeProfilerObject = rp.get();
+            TGEMM_CUPTI(cuptiRangeProfilerStop(&stop));
+            all_submitted = stop.isAllPassSubmitted != 0;
+            ++out.launches;
+        }
+        if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+            TGEMM_THROW(internal, "a profiled kernel failed: {}", cudaGetErrorString(e));
+
+        auto decode = cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
+            CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+        decode.pRangeProfilerObject = rp.get();
+        TGEMM_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+        if (decode.numOfRangeDropped != 0)
+            TGEMM_THROW(internal, "CUPTI dropped {} of the profiled kernels' ranges",
+                        decode.numOfRangeDropped);
+
+        auto info = cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+            CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+        info.pCounterDataImage = data.data();
+        info.counterDataImageSize = data.size();
+        TGEMM_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+        if (info.numTotalRanges == 0)
+            TGEMM_THROW(internal, "CUPTI recorded no kernel: the launch did not reach the GPU");
+        out.ranges = static_cast<int>(info.numTotalRanges);
+
+        std::vector<double> values(names.size());
+        for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
+            auto eval = cupti_params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+                CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+            eval.pHostObject = g.host->get();
+            eval.pCounterDataImage = data.data();
+            eval.counterDataImageSize = data.size();
+            eval.rangeIndex = r;
+            eval.ppMetricNames = names.data();
+            eval.numMetrics = names.size();
+            eval.pMetricValues = values.data();
+            TGEMM_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                if (!std::isfinite(values[i]))
+                    TGEMM_THROW(internal, "CUPTI returned {} for {} (a replay pass did not run)",
+                                values[i], names[i]);
+                // Sums add over kernels; a clock rate is an average, kept as the mean.
+                const bool rate = g.metrics[i].ends_with(".per_second");
+                by_metric[g.metrics[i]] += rate ? values[i] / info.numTotalRanges : values[i];
+            }
+        }
+    }
+    for (const auto& t : metric_table()) {
+        const auto it = by_metric.find(t.metric);
+        if (it != by_metric.end()) out.values[std::string(t.key)] = it->second * t.scale;
+    }
+    return out;
+}
+
+std::vector<std::vector<std::string>> plan_metric_groups(const std::string& chip) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& g : plan_groups(chip, {})) out.push_back(g.metrics);
+    return out;
+}
+
+}  // namespace tgemm

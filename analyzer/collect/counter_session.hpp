@@ -1,0 +1,43 @@
+#pragma once
+// Hardware counters for one kernel launch through the CUPTI Range Profiler (auto range,
+// kernel replay). The metrics of collect/metric_table.hpp are packed into groups that each
+// fit in ONE hardware pass; every group gets its own launch, and the caller's `prepare`
+// (restore C, flush L2) runs before each, outside the profiled range. So every counter sees
+// the same cold L2, which CUPTI's own multi-pass replay does not promise.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tgemm {
+
+struct counter_values {
+    std::map<std::string, double, std::less<>> values;  // keys from model/levels.hpp
+    int launches = 0;  // profiled launches (one per group, more if a group needed replay)
+    int ranges = 0;    // kernels inside one launch (cuBLAS may launch more than one)
+};
+
+class counter_session {
+  public:
+    // Needs a current CUDA context (call after cudaSetDevice + cudaFree(0)).
+    explicit counter_session(int device_index);
+    ~counter_session();
+    counter_session(const counter_session&) = delete;
+    counter_session& operator=(const counter_session&) = delete;
+
+    [[nodiscard]] counter_values collect(const std::function<void()>& prepare,
+                                         const std::function<void()>& launch);
+    [[nodiscard]] const std::string& chip() const;
+    [[nodiscard]] const std::vector<std::vector<std::string>>& groups() const;
+
+  private:
+    struct impl;
+    std::unique_ptr<impl> m_impl;
+};
+
+// Validates every metric name for `chip` and returns the single-pass groups, with no GPU
+// (CUPTI's host API works from the chip name alone). Throws on an unknown metric.
+[[nodiscard]] std::vector<std::vector<std::string>> plan_metric_groups(const std::string& chip);
+
+}  // namespace tgemm

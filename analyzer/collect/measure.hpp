@@ -1,0 +1,46 @@
+#pragma once
+// A measure run: for each shape and rung, verify against cuBLAS, time, then collect counters.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "collect/timer.hpp"
+#include "gpu/device.hpp"
+#include "profile/profile.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+
+struct progress_event {
+    int done = 0;
+    int total = 0;
+    std::string what;  // "naive 4096³: counters"
+};
+
+struct measure_options {
+    std::vector<const rung*> rungs;
+    std::vector<shape> shapes;
+    // The values of the anchors' Nsight Compute runs; β ≠ 0 so C is read, as the models say.
+    float alpha = 0.5f;
+    float beta = 3.0f;
+    bool counters = true;
+    timing_policy timing;
+    std::uint64_t seed = 20261122;
+    std::string command;
+    std::function<void(const progress_event&)> on_progress;
+};
+
+struct measure_outcome {
+    profile result;
+    std::vector<std::string> failures;  // verification failures, one line each
+};
+
+[[nodiscard]] measure_outcome measure(const local_device& device, const measure_options& opts);
+
+// The profile header (gpu, env, theoretical roofs) for a run on `device`.
+[[nodiscard]] profile measured_profile_header(const local_device& device,
+                                              const std::string& command);
+[[nodiscard]] std::string utc_now_iso8601();
+
+}  // namespace tgemm

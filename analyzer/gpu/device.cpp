@@ -1,0 +1,100 @@
+#include "gpu/device.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <fstream>
+#include <regex>
+
+#include "core/strings.hpp"
+#include "core/throw.hpp"
+#include "gpu/spec.hpp"
+
+namespace tgemm {
+
+namespace {
+
+std::string version_string(int v) {
+    return fmt::format("{}.{}", v / 1000, (v % 1000) / 10);
+}
+
+// The kernel module's own version is what `nvidia-smi` shows; the runtime only knows the API
+// level. Linux exposes it without linking NVML.
+std::string kernel_module_version() {
+    std::ifstream in("/proc/driver/nvidia/version");
+    std::string line;
+    if (!std::getline(in, line)) return {};
+    static const std::regex re(R"((\d+\.\d+(\.\d+)?))");
+    std::smatch m;
+    if (std::regex_search(line, m, re)) return m[1];
+    return {};
+}
+
+int attr(cudaDeviceAttr a, int dev) {
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) return 0;
+    return v;
+}
+
+int fp32_lanes_for(int major, int minor, const std::optional<std::string>& key) {
+    if (key) return find_gpu(*key).fp32_lanes_per_sm;
+    // From the CUDA programming guide's per-architecture throughput table.
+    if (major == 8 && minor == 0) return 64;
+    if (major == 7) return 64;
+    return 128;
+}
+
+}  // namespace
+
+device_probe probe_local_device() {
+    device_probe probe;
+    int count = 0;
+    const auto st = cudaGetDeviceCount(&count);
+    if (st == cudaErrorInsufficientDriver || st == cudaErrorNoDevice || count == 0) {
+        probe.why_none = st == cudaErrorInsufficientDriver
+                             ? "no NVIDIA driver is loaded (or it is older than this CUDA runtime)"
+                             : "no CUDA GPU is visible on this machine";
+        cudaGetLastError();
+        return probe;
+    }
+    if (st != cudaSuccess) {
+        probe.why_none = fmt::format("the CUDA runtime cannot start: {}", cudaGetErrorString(st));
+        cudaGetLastError();
+        return probe;
+    }
+    local_device d;
+    d.index = 0;
+    cudaDeviceProp prop{};
+    if (const auto e = cudaGetDeviceProperties(&prop, d.index); e != cudaSuccess) {
+        probe.why_none = fmt::format("cannot read GPU 0's properties: {}", cudaGetErrorString(e));
+        return probe;
+    }
+    auto& g = d.info;
+    g.name = prop.name;
+    const auto key = key_for_device_name(g.name);
+    g.key = key.value_or(lower(std::string(g.name)));
+    g.cc = fmt::format("{}.{}", prop.major, prop.minor);
+    g.sm_count = prop.multiProcessorCount;
+    g.fp32_lanes_per_sm = fp32_lanes_for(prop.major, prop.minor, key);
+    g.sm_clock_mhz = attr(cudaDevAttrClockRate, d.index) / 1000.0;
+    g.mem_clock_mhz = attr(cudaDevAttrMemoryClockRate, d.index) / 1000.0;
+    g.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth, d.index);
+    g.l2_bytes = attr(cudaDevAttrL2CacheSize, d.index);
+    g.smem_per_block_optin = attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, d.index);
+    int v = 0;
+    cudaRuntimeGetVersion(&v);
+    d.cuda_runtime = version_string(v);
+    cudaDriverGetVersion(&v);
+    d.cuda_driver_api = version_string(v);
+    d.driver = kernel_module_version();
+    if (d.driver.empty()) d.driver = "CUDA driver API " + d.cuda_driver_api;
+    probe.device = d;
+    return probe;
+}
+
+local_device require_local_device() {
+    auto probe = probe_local_device();
+    if (!probe.device) TGEMM_THROW(device, "cannot measure: {}", probe.why_none);
+    return *probe.device;
+}
+
+}  // namespace tgemm

@@ -1,0 +1,34 @@
+#include "ladder/predict.hpp"
+
+#include "gpu/peaks.hpp"
+
+namespace tgemm {
+
+profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& rungs,
+                        const std::vector<shape>& shapes, const std::string& command,
+                        const std::string& date) {
+    profile p;
+    p.source = profile_source::predicted;
+    p.gpu = gpu_info_from_spec(spec);
+    p.env.tool_version = TGEMM_VERSION;
+    p.env.command = command;
+    p.env.date = date;
+    p.env.driver = "none (predicted)";
+    p.env.cuda = "none (predicted)";
+    p.peaks = theoretical_roofs(p.gpu);
+    const model_context mc{p.gpu.l2_bytes, p.gpu.sm_count};
+    for (const auto& s : shapes) {
+        for (const auto* r : rungs) {
+            measurement row;
+            row.kernel = r->id;
+            row.dtype = r->dtype;
+            row.size = s;
+            row.model = r->model(s, mc);
+            if (auto why = r->can_run(p.gpu, s)) row.skipped = *why;
+            p.measurements.push_back(std::move(row));
+        }
+    }
+    return p;
+}
+
+}  // namespace tgemm
