@@ -130,22 +130,26 @@ metric_group configure(const std::string& chip, const std::vector<std::uint8_t>&
     return g;
 }
 
-// Greedy packing in table order: a metric joins the current group while it stays one pass.
+// First-fit packing: each metric joins the first group that stays one hardware pass with it.
+// Fewer groups mean fewer profiled launches per measurement.
 std::vector<metric_group> plan_groups(const std::string& chip,
                                       const std::vector<std::uint8_t>& availability) {
-    std::vector<metric_group> groups;
-    std::vector<std::string> current;
+    std::vector<std::vector<std::string>> names;
     for (const auto& t : metric_table()) {
-        auto trial = current;
-        trial.emplace_back(t.metric);
-        if (configure(chip, availability, trial).passes <= 1) {
-            current = std::move(trial);
-            continue;
+        bool placed = false;
+        for (auto& group : names) {
+            auto trial = group;
+            trial.emplace_back(t.metric);
+            if (configure(chip, availability, trial).passes <= 1) {
+                group = std::move(trial);
+                placed = true;
+                break;
+            }
         }
-        if (!current.empty()) groups.push_back(configure(chip, availability, current));
-        current = {std::string(t.metric)};
+        if (!placed) names.push_back({std::string(t.metric)});
     }
-    if (!current.empty()) groups.push_back(configure(chip, availability, current));
+    std::vector<metric_group> groups;
+    for (const auto& group : names) groups.push_back(configure(chip, availability, group));
     return groups;
 }
 
