@@ -1,0 +1,419 @@
+#include "render/markdown_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/strings.hpp"
+#include "core/throw.hpp"
+#include "model/levels.hpp"
+#include "render/findings.hpp"
+#include "render/format.hpp"
+#include "render/md_table.hpp"
+#include "render/names.hpp"
+#include "render/roofline_layout.hpp"
+
+namespace tgemm::render {
+
+namespace {
+
+std::string cell_value(std::string_view key, std::optional<double> v) {
+    if (!v) return std::string(missing_mark);
+    if (key.ends_with("_bytes")) return format_si(*v, "B");
+    return format_count(*v, "");
+}
+
+std::optional<double> ratio_of(std::optional<double> num, std::optional<double> den) {
+    if (!num || !den || *den <= 0) return std::nullopt;
+    return *num / *den;
+}
+
+std::string code(std::string_view s) {
+    return fmt::format("`{}`", s);
+}
+
+class report_writer {
+  public:
+    report_writer(const analysis& a, const report_options& o)
+        : m_a(a), m_p(*a.source), m_opts(o), m_predicted(m_p.source == profile_source::predicted) {}
+
+    std::string write() {
+        heading();
+        findings_section();
+        plot_section();
+        gpu_section();
+        method_section();
+        for (const auto& s : m_p.shapes()) performance_section(s);
+        comparison_section();
+        notes_section();
+        return m_out;
+    }
+
+  private:
+    void line(std::string_view s = {}) {
+        m_out += s;
+        m_out += '\n';
+    }
+    // A cell that may be "—"; remembers that the notes must explain the dash.
+    std::string cell(std::string text) {
+        if (text == missing_mark) m_dashes = true;
+        return text;
+    }
+
+    std::vector<const row_analysis*> rows_at(const shape& s) const {
+        const auto kernels = m_p.kernels();
+        std::vector<const row_analysis*> rows;
+        for (const auto& r : m_a.rows)
+            if (r.row->size == s) rows.push_back(&r);
+        const auto rank = [&](const row_analysis* r) {
+            return std::find(kernels.begin(), kernels.end(), r->row->kernel) - kernels.begin();
+        };
+        std::stable_sort(rows.begin(), rows.end(),
+                         [&](const auto* l, const auto* r) { return rank(l) < rank(r); });
+        return rows;
+    }
+
+    void heading() {
+        const auto label = m_opts.profile_label.empty() ? std::string("(not saved to a file)")
+                                                        : code(m_opts.profile_label);
+        if (m_predicted) {
+            line(fmt::format("# {}: roofline report for {}", predicted_tag, m_p.gpu.name));
+            line();
+            line(fmt::format(
+                "**{}.** Nothing in this report ran on {}: every figure comes from the analytic "
+                "models and the GPU specification. Profile: {}{}.",
+                predicted_tag, m_p.gpu.name, label,
+                m_p.env.command.empty() ? "" : ", made by " + code(m_p.env.command)));
+        } else {
+            line(fmt::format("# Roofline report: {}", m_p.gpu.name));
+            line();
+            line(fmt::format("**Measured** on {}{}{}. Profile: {}.", m_p.gpu.name,
+                             m_p.env.command.empty() ? "" : " by " + code(m_p.env.command),
+                             m_p.env.date.empty() ? "" : " on " + m_p.env.date, label));
+        }
+        line();
+    }
+
+    void findings_section() {
+        line("## Findings");
+        line();
+        const auto items = findings(m_a);
+        if (items.empty()) line("Nothing stands out: no row has the data a finding needs.");
+        for (const auto& f : items) line("- " + f);
+        line();
+    }
+
+    void plot_section() {
+        line("## Roofline");
+        line();
+        line(fmt::format("![Roofline of {}{}]({})", m_p.gpu.name,
+                         m_predicted ? fmt::format(", {}", predicted_tag) : "", m_opts.png_path));
+        line();
+        line(fmt::format(
+            "Vector version: [{}]({}). Filled markers sit at the measured DRAM arithmetic "
+            "intensity and the executed FLOP rate; hollow markers at the textbook intensity, on "
+            "the roof. Colour is the kernel, shape the size.",
+            m_opts.svg_path, m_opts.svg_path));
+        if (m_predicted)
+            line(fmt::format("This plot is {}: dashed markers are the refined model.",
+                             predicted_tag));
+        line();
+    }
+
+    void gpu_section() {
+        const auto& g = m_p.gpu;
+        line("## GPU and peaks");
+        line();
+        line(
+            fmt::format("{} ({}), compute capability {}: {} SMs × {} FP32 lanes, SM clock "
+                        "{:.0f} MHz, memory clock {:.0f} MHz on a {}-bit bus, L2 {:.0f} MiB.",
+                        g.name, code(g.key), g.cc, g.sm_count, g.fp32_lanes_per_sm, g.sm_clock_mhz,
+                        g.mem_clock_mhz, g.bus_width_bits, double(g.l2_bytes) / (1 << 20)));
+        line();
+        // A prediction has no measured roofs; its table does not pretend to have a column.
+        const bool any_measured = std::any_of(m_p.peaks.begin(), m_p.peaks.end(),
+                                              [](const auto& kv) { return kv.second.measured; });
+        const bool with_measured = !m_predicted || any_measured;
+        md_table t =
+            with_measured
+                ? md_table({"roof", "theoretical", "measured", "measured / theoretical", "how"},
+                           {align::left, align::right, align::right, align::right, align::left})
+                : md_table({"roof", "theoretical", "how"},
+                           {align::left, align::right, align::left});
+        const auto add = [&](std::string name, std::string theoretical, std::string measured,
+                             std::string ratio, std::string how) {
+            if (with_measured)
+                t.add_row({std::move(name), std::move(theoretical), cell(std::move(measured)),
+                           cell(std::move(ratio)), std::move(how)});
+            else
+                t.add_row({std::move(name), std::move(theoretical), std::move(how)});
+        };
+        std::vector<std::string> order = {std::string(roofs::fp32), std::string(roofs::tensor_tf32),
+                                          std::string(roofs::tensor_fp16),
+                                          std::string(roofs::dram)};
+        for (const auto& [k, r] : m_p.peaks)
+            if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
+        for (const auto& key : order) {
+            const auto it = m_p.peaks.find(key);
+            if (it == m_p.peaks.end()) continue;
+            const auto& r = it->second;
+            const auto unit = key == roofs::dram ? "B/s" : "FLOP/s";
+            add(roof_display_name(key), format_si(r.theoretical, unit), format_si(r.measured, unit),
+                format_ratio(ratio_of(r.measured, r.theoretical)),
+                r.method.empty() ? default_method(key) : r.method);
+        }
+        const auto& fp32 = m_p.peaks.at(std::string(roofs::fp32));
+        const auto& dram = m_p.peaks.at(std::string(roofs::dram));
+        std::optional<double> measured_ridge;
+        if (fp32.measured || dram.measured)
+            measured_ridge =
+                fp32.measured.value_or(fp32.theoretical) / dram.measured.value_or(dram.theoretical);
+        add("ridge point", format_ai(m_a.ridge()), format_ai(measured_ridge),
+            format_ratio(ratio_of(measured_ridge, m_a.ridge())),
+            "FP32 roof / DRAM roof: below it a kernel is DRAM-bound");
+        m_out += t.str();
+        line();
+        line(
+            "Attainable FLOP/s, % of roof and the bound use the theoretical roofs: "
+            "attainable = min(FP32 peak, AI × DRAM bandwidth).");
+        line();
+    }
+
+    std::string default_method(std::string_view key) const {
+        const auto& g = m_p.gpu;
+        if (key == roofs::fp32)
+            return fmt::format("{} SMs × {} lanes × 2 FLOP × {:.0f} MHz", g.sm_count,
+                               g.fp32_lanes_per_sm, g.sm_clock_mhz);
+        if (key == roofs::dram)
+            return fmt::format("{}/8 B × {:.0f} MHz × 2 transfers", g.bus_width_bits,
+                               g.mem_clock_mhz);
+        return "GPU specification";
+    }
+
+    void method_section() {
+        const auto& e = m_p.env;
+        if (m_predicted) {
+            line("## How it was made");
+            line();
+            line("- Nothing was measured: there are no timings and no counters.");
+            line("- Peaks come from the GPU specification and its clocks (table above).");
+            line(
+                "- Each kernel's point uses the refined model's FLOPs and DRAM bytes; the roof "
+                "at that intensity is the predicted rate.");
+            if (!e.command.empty()) line("- Command: " + code(e.command));
+            if (!e.tool_version.empty()) line("- Tool: tgemm-roofline " + e.tool_version);
+            line();
+            return;
+        }
+        line("## How it was measured");
+        line();
+        line("- Command: " + (e.command.empty() ? std::string(missing_mark) : code(e.command)));
+        std::vector<std::string> versions;
+        versions.push_back("tgemm-roofline " + (e.tool_version.empty() ? "—" : e.tool_version));
+        versions.push_back("driver " + (e.driver.empty() ? "—" : e.driver));
+        versions.push_back("CUDA " + (e.cuda.empty() ? "—" : e.cuda));
+        if (!e.host.empty()) versions.push_back("host " + e.host);
+        if (!e.date.empty()) versions.push_back("date " + e.date);
+        line("- Versions: " + join(versions, " · "));
+        std::string clocks = fmt::format(
+            "- Clocks: SM {:.0f} MHz (the device's maximum), memory {:.0f} MHz as CUDA reports it",
+            m_p.gpu.sm_clock_mhz, m_p.gpu.mem_clock_mhz);
+        double lo = 1e300, hi = 0;
+        for (const auto& r : m_a.rows)
+            if (const auto hz = r.row->counter(keys::sm_clock_hz)) {
+                lo = std::min(lo, *hz / 1e6);
+                hi = std::max(hi, *hz / 1e6);
+            }
+        if (hi > 0)
+            clocks +=
+                fmt::format("; SM clock during the profiled launches {:.0f}–{:.0f} MHz", lo, hi);
+        line(clocks + ".");
+
+        std::vector<std::string> unflushed;
+        int runs_lo = 1 << 30, runs_hi = 0;
+        for (const auto& r : m_a.rows) {
+            if (!r.row->time) continue;
+            runs_lo = std::min(runs_lo, r.row->time->runs);
+            runs_hi = std::max(runs_hi, r.row->time->runs);
+            if (!r.row->time->l2_flushed)
+                unflushed.push_back(fmt::format("{} at {}", r.row->kernel, to_string(r.row->size)));
+        }
+        if (unflushed.empty())
+            line(
+                "- Cache policy: L2 flushed before each timed launch and before each profiled "
+                "launch.");
+        else
+            line(
+                fmt::format("- Cache policy: L2 flushed before each profiled launch, but not "
+                            "before the timed launches of {}.",
+                            join(unflushed, ", ")));
+        if (runs_hi > 0)
+            line(
+                fmt::format("- Repeats: {} timed launches per row after warm-up; the tables give "
+                            "the median, the minimum and the spread (max − min) / median.",
+                            runs_lo == runs_hi ? std::to_string(runs_lo)
+                                               : fmt::format("{}–{}", runs_lo, runs_hi)));
+        int passes_lo = 1 << 30, passes_hi = 0;
+        for (const auto& r : m_a.rows)
+            if (r.row->counter_passes) {
+                passes_lo = std::min(passes_lo, *r.row->counter_passes);
+                passes_hi = std::max(passes_hi, *r.row->counter_passes);
+            }
+        if (passes_hi > 0)
+            line(fmt::format("- Counters: one profiled launch per replay pass, {} passes per row.",
+                             passes_lo == passes_hi ? std::to_string(passes_lo)
+                                                    : fmt::format("{}–{}", passes_lo, passes_hi)));
+        std::vector<std::string> unverified;
+        for (const auto& r : m_a.rows)
+            if (!r.row->verified)
+                unverified.push_back(
+                    fmt::format("{} at {}", r.row->kernel, to_string(r.row->size)));
+        if (unverified.empty())
+            line("- Verification: every row matched cuBLAS before it was timed.");
+        else
+            line("- Verification: NOT verified against cuBLAS: " + join(unverified, ", ") + ".");
+        line(
+            "- TFLOP/s counts 2MNK per GEMM, as cuBLAS benchmarks do. % of roof divides the "
+            "executed FLOP rate (measured FLOPs / median time) by the roof at the measured DRAM "
+            "intensity.");
+        line();
+    }
+
+    void performance_section(const shape& s) {
+        line(fmt::format("## Performance at {}", to_string(s)));
+        line();
+        const auto rows = rows_at(s);
+        if (m_predicted) {
+            md_table t({"kernel", "AI textbook", "AI refined", "roof TFLOP/s (predicted)",
+                        "bound (predicted)"},
+                       {align::left, align::right, align::right, align::right, align::left});
+            for (const auto* r : rows)
+                t.add_row({r->row->kernel, format_ai(r->ai_textbook),
+                           cell(format_ai(r->ai_refined)), cell(format_tflops_value(r->attainable)),
+                           cell(r->bound.empty() ? std::string(missing_mark) : r->bound)});
+            if (t.row_count() > 0) m_out += t.str();
+        } else {
+            md_table t({"kernel", "median ms", "min ms", "spread", "TFLOP/s", "% of cuBLAS",
+                        "% of roof", "bound"},
+                       {align::left, align::right, align::right, align::right, align::right,
+                        align::right, align::right, align::left});
+            for (const auto* r : rows) {
+                const auto& time = r->row->time;
+                std::string bound(missing_mark);
+                if (!r->bound.empty()) bound = r->bound + (r->ai_measured ? "" : " (model AI)");
+                t.add_row(
+                    {r->row->kernel, cell(time ? format_ms(time->median_ms) : "—"),
+                     cell(time ? format_ms(time->min_ms) : "—"),
+                     cell(time && time->median_ms > 0
+                              ? format_percent((time->max_ms - time->min_ms) / time->median_ms)
+                              : "—"),
+                     cell(r->tflops ? format_tflops_value(*r->tflops * 1e12) : "—"),
+                     cell(format_percent(r->pct_cublas)), cell(format_percent(r->pct_roof)),
+                     cell(bound)});
+            }
+            if (t.row_count() > 0) m_out += t.str();
+        }
+        for (const auto& m : m_p.measurements)
+            if (m.skipped && m.size == s)
+                line(fmt::format("\nSkipped: {}: {}", code(m.kernel), *m.skipped));
+        line();
+    }
+
+    void comparison_section() {
+        line(m_predicted ? "## Textbook against refined model" : "## Model against measurement");
+        line();
+        if (m_predicted)
+            line(
+                "Textbook: the seeds' element counts, no caches. Refined: what the hardware "
+                "would move (sectors, wavefronts, L2 reuse). Both are predictions.");
+        else
+            line(
+                "Textbook: the seeds' element counts, no caches (FLOPs: the seed count 2MNK + "
+                "2MN). Refined: the rung's model of what the counters see (FLOPs: what the "
+                "kernel executes). Ratios are measured / refined and measured / textbook.");
+        line();
+        for (const auto& s : m_p.shapes())
+            for (const auto* r : rows_at(s)) comparison(*r);
+    }
+
+    void comparison(const row_analysis& r) {
+        const auto& m = *r.row;
+        line(fmt::format("### {} at {}", m.kernel, to_string(m.size)));
+        line();
+        std::vector<level_comparison> levels = r.levels;
+        level_comparison ai;
+        ai.key = "ai";
+        if (r.ai_textbook > 0) ai.textbook = r.ai_textbook;
+        ai.refined = r.ai_refined;
+        ai.measured = r.ai_measured;
+        levels.push_back(ai);
+        const auto value = [](const level_comparison& l, std::optional<double> v) {
+            if (l.key == "ai") return v ? format_ai_value(*v) : std::string(missing_mark);
+            return cell_value(l.key, v);
+        };
+        const auto name = [](const level_comparison& l) {
+            return l.key == "ai" ? std::string("AI at DRAM (FLOP/B)") : level_display_name(l.key);
+        };
+        if (m_predicted) {
+            md_table t({"quantity", "textbook", "refined", "refined / textbook"},
+                       {align::left, align::right, align::right, align::right});
+            for (const auto& l : levels)
+                t.add_row({name(l), cell(value(l, l.textbook)), cell(value(l, l.refined)),
+                           cell(format_ratio(ratio_of(l.refined, l.textbook)))});
+            m_out += t.str();
+        } else {
+            md_table t({"quantity", "textbook", "refined", "measured", "measured / refined",
+                        "measured / textbook"},
+                       {align::left, align::right, align::right, align::right, align::right,
+                        align::right});
+            for (const auto& l : levels)
+                t.add_row({name(l), cell(value(l, l.textbook)), cell(value(l, l.refined)),
+                           cell(value(l, l.measured)), cell(format_ratio(l.refined_ratio())),
+                           cell(format_ratio(l.textbook_ratio()))});
+            m_out += t.str();
+        }
+        line();
+        const auto& tb = m.model.textbook;
+        if (!tb.formula.empty()) line(fmt::format("- Textbook bytes: {}.", tb.formula));
+        if (tb.loads_per_output)
+            line(
+                fmt::format("- Textbook loads per output: {:.4g}; the L1 textbook figure is that "
+                            "× M·N × 4 B.",
+                            *tb.loads_per_output));
+        if (tb.smem_accesses)
+            line(
+                fmt::format("- Textbook shared-memory accesses: {} element accesses (a "
+                            "wavefront serves up to 32 of them).",
+                            format_count(*tb.smem_accesses, "")));
+        for (const auto& n : m.model.refined.notes) line("- Refined: " + n);
+        line();
+    }
+
+    void notes_section() {
+        line("## Notes");
+        line();
+        if (m_dashes)
+            line(
+                "- — : not measured (in a measured column) or not given by that model (in a "
+                "model column); never a zero.");
+        line("- Spread = (max − min) / median of the timed launches.");
+        line("- Numbers use SI prefixes: 1 GB = 10⁹ bytes, 1 G wavefronts = 10⁹ wavefronts.");
+        line("- How each number is computed: docs/report.md.");
+    }
+
+    const analysis& m_a;
+    const profile& m_p;
+    const report_options& m_opts;
+    bool m_predicted;
+    bool m_dashes = false;
+    std::string m_out;
+};
+
+}  // namespace
+
+std::string markdown_report(const analysis& a, const report_options& opts) {
+    if (!a.source) TGEMM_THROW(internal, "markdown_report: the analysis has no profile");
+    return report_writer(a, opts).write();
+}
+
+}  // namespace tgemm::render

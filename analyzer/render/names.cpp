@@ -1,0 +1,38 @@
+#include "render/names.hpp"
+
+#include <array>
+#include <utility>
+
+#include "model/levels.hpp"
+#include "profile/profile.hpp"
+
+namespace tgemm::render {
+
+std::string roof_display_name(std::string_view key) {
+    if (key == roofs::fp32) return "FP32";
+    if (key == roofs::dram) return "DRAM";
+    if (key == roofs::tensor_tf32) return "TF32 tensor";
+    if (key == roofs::tensor_fp16) return "FP16/BF16 tensor";
+    return std::string(key);
+}
+
+std::string level_display_name(std::string_view key) {
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> names = {{
+        {keys::flops, "FLOPs"},
+        {keys::dram_bytes, "DRAM bytes (read + write)"},
+        {keys::dram_read_bytes, "DRAM read bytes"},
+        {keys::dram_write_bytes, "DRAM write bytes"},
+        {keys::l2_bytes, "L2 bytes"},
+        {keys::l1_global_load_bytes, "L1 global load bytes"},
+        {keys::l1_global_store_bytes, "L1 global store bytes"},
+        {keys::smem_load_wavefronts, "shared load wavefronts"},
+        {keys::smem_store_wavefronts, "shared store wavefronts"},
+        {keys::smem_load_bank_conflicts, "shared load bank conflicts"},
+        {keys::smem_store_bank_conflicts, "shared store bank conflicts"},
+    }};
+    for (const auto& [k, name] : names)
+        if (k == key) return std::string(name);
+    return std::string(key);
+}
+
+}  // namespace tgemm::render

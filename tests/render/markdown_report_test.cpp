@@ -1,0 +1,151 @@
+#include "render/markdown_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include "synthetic_profile.hpp"
+
+namespace tgemm::render {
+namespace {
+
+bool contains(const std::string& text, std::string_view part) {
+    return text.find(part) != std::string::npos;
+}
+
+class markdown_report_test : public ::testing::Test {
+  protected:
+    std::string report(const profile& p) {
+        const auto a = analyze(p);
+        report_options o;
+        o.profile_label = "profiles/h100.json";
+        return markdown_report(a, o);
+    }
+    profile m_profile = test::synthetic_profile();
+};
+
+TEST_F(markdown_report_test, first_lines_say_measured_and_where_from) {
+    const auto md = report(m_profile);
+    EXPECT_TRUE(md.starts_with("# Roofline report: NVIDIA H100 80GB HBM3\n"));
+    EXPECT_TRUE(contains(md,
+                         "**Measured** on NVIDIA H100 80GB HBM3 by `tgemm-roofline --gpu "
+                         "h100` on 2026-11-22T10:00:00Z. Profile: `profiles/h100.json`."));
+    EXPECT_FALSE(contains(md, "PREDICTED"));
+}
+
+TEST_F(markdown_report_test, gpu_peaks_and_method) {
+    const auto md = report(m_profile);
+    EXPECT_TRUE(contains(md, "| roof | theoretical | measured | measured / theoretical | how |"));
+    EXPECT_TRUE(contains(md,
+                         "| FP32 | 66.9 TFLOP/s | — | — | 132 SMs × 128 lanes × 2 FLOP × "
+                         "1980 MHz |"));
+    EXPECT_TRUE(contains(md, "| DRAM | 3.35 TB/s | — | — |"));
+    EXPECT_TRUE(contains(md, "| ridge point | 20.0 FLOP/B | — | — |"));
+    EXPECT_TRUE(contains(md, "- Command: `tgemm-roofline --gpu h100`"));
+    EXPECT_TRUE(contains(md, "driver 580.95.05 · CUDA 13.0"));
+    EXPECT_TRUE(contains(md,
+                         "L2 flushed before each timed launch and before each profiled "
+                         "launch."));
+    EXPECT_TRUE(contains(md, "- Repeats: 20 timed launches per row"));
+    EXPECT_TRUE(contains(md, "SM clock during the profiled launches 1755–1755 MHz"));
+}
+
+TEST_F(markdown_report_test, performance_table_per_size_in_ladder_order) {
+    const auto md = report(m_profile);
+    const std::string header =
+        "| kernel | median ms | min ms | spread | TFLOP/s | % of cuBLAS | % of roof | bound |\n"
+        "|---|--:|--:|--:|--:|--:|--:|---|\n";
+    const auto at_4096 = md.find("## Performance at 4096³\n\n" + header);
+    ASSERT_NE(at_4096, std::string::npos);
+    ASSERT_NE(md.find("## Performance at 1024³\n\n" + header), std::string::npos);
+    // 2·4096³ / 2.66 ms = 51.67 TFLOP/s; naive: 6.30 TFLOP/s = 12.2 % of cuBLAS.
+    EXPECT_TRUE(contains(md, "| cublas | 2.66 | 2.61 | 7.0 % | 51.7 | 100.0 % |"));
+    EXPECT_TRUE(contains(md, "| naive | 21.80 | 21.36 | 7.0 % | 6.30 | 12.2 % | 11.5 % | DRAM |"));
+    const auto cublas = md.find("| cublas | 2.66");
+    const auto naive = md.find("| naive | 21.80");
+    const auto tiled = md.find("| smem_tiling | 15.00");
+    EXPECT_LT(at_4096, cublas);
+    EXPECT_LT(cublas, naive);
+    EXPECT_LT(naive, tiled);
+    // No DRAM counters: the bound comes from the model and says so.
+    EXPECT_TRUE(contains(md, "| naive | 0.360 |"));
+    EXPECT_TRUE(contains(md, "| FP32 compute (model AI) |"));
+    EXPECT_TRUE(
+        contains(md, "Skipped: `naive_uncoalesced`: the launcher refuses sizes above 2048"));
+}
+
+TEST_F(markdown_report_test, comparison_tables_with_ratios_and_dashes) {
+    const auto md = report(m_profile);
+    ASSERT_TRUE(contains(md,
+                         "### naive at 4096³\n\n| quantity | textbook | refined | measured | "
+                         "measured / refined | measured / textbook |\n"));
+    // Seed count 2MNK + 2MN against the executed 2MNK + 3MN, measured exactly.
+    EXPECT_TRUE(contains(md, "| FLOPs | 137.5 G | 137.5 G | 137.5 G | 1.000× | 1.000× |"));
+    EXPECT_TRUE(contains(md, "| DRAM bytes (read + write) | 549.9 GB |"));
+    EXPECT_TRUE(contains(md,
+                         "| L1 global load bytes | 549.8 GB | 343.6 GB | 343.6 GB | 1.000× | "
+                         "0.625× |"));
+    EXPECT_TRUE(contains(md, "| AI at DRAM (FLOP/B) | 0.25 |"));
+    // naive at 1024³ has no DRAM counters: dashes, never zeros.
+    const auto small = md.find("### naive at 1024³");
+    ASSERT_NE(small, std::string::npos);
+    const auto block = md.substr(small, md.find("###", small + 4) - small);
+    EXPECT_TRUE(contains(block, "| DRAM read bytes | — |"));
+    EXPECT_TRUE(contains(block, "| — | — | — |"));
+    EXPECT_FALSE(contains(block, "| 0 B |"));
+    EXPECT_TRUE(contains(md, "— : not measured"));
+    EXPECT_TRUE(contains(md, "- Refined: A is a broadcast sector per warp, B a coalesced line"));
+}
+
+TEST_F(markdown_report_test, findings_for_the_crafted_case) {
+    const auto md = report(m_profile);
+    EXPECT_TRUE(contains(md, "## Findings\n"));
+    EXPECT_TRUE(contains(md,
+                         "- L2 absorbs the re-reads of naive at 4096³: DRAM traffic is 1/65 "
+                         "of the textbook count (8.43 GB measured, 549.9 GB on paper)."));
+    EXPECT_TRUE(contains(md,
+                         "- naive at 4096³ moves 0.25 FLOP/B on paper but 16.3 FLOP/B reach "
+                         "DRAM."));
+    EXPECT_TRUE(contains(md,
+                         "- 2-way bank conflicts double the shared load wavefronts of "
+                         "smem_tiling at 4096³"));
+    EXPECT_TRUE(contains(md, "- naive at 4096³ is DRAM-bound at 11.5 % of the roof."));
+    EXPECT_TRUE(contains(md, "- At 4096³ the fastest rung is smem_tiling at 17.7 % of cuBLAS"));
+    EXPECT_TRUE(contains(md,
+                         "- L1 serves naive at 4096³ 343.6 GB of global loads where the "
+                         "textbook counts 549.8 GB (0.625×): the threads of a warp share "
+                         "32-byte sectors (broadcast and coalescing)."));
+    EXPECT_TRUE(contains(md,
+                         "- The refined model misses smem_tiling at 4096³ on shared load "
+                         "wavefronts: measured 2.00× the prediction."));
+    EXPECT_TRUE(contains(md, "No measured DRAM intensity for naive at 1024³"));
+}
+
+TEST_F(markdown_report_test, findings_follow_the_data) {
+    // Without bank conflicts the conflict finding disappears.
+    auto& tiled = m_profile.measurements[5];
+    tiled.counters["smem_load_bank_conflicts"] = 0;
+    const auto md = report(m_profile);
+    EXPECT_FALSE(contains(md, "bank conflicts double"));
+}
+
+TEST_F(markdown_report_test, embeds_the_plot_by_relative_path) {
+    const auto md = report(m_profile);
+    EXPECT_TRUE(contains(md, "![Roofline of NVIDIA H100 80GB HBM3](roofline.png)"));
+    EXPECT_TRUE(contains(md, "[roofline.svg](roofline.svg)"));
+}
+
+TEST_F(markdown_report_test, predicted_profile_says_so_first_and_everywhere) {
+    const auto md = report(test::synthetic_predicted_profile());
+    EXPECT_TRUE(md.starts_with("# PREDICTED (no measurement): roofline report for NVIDIA H100"));
+    EXPECT_TRUE(contains(md, "**PREDICTED (no measurement).** Nothing in this report ran on"));
+    EXPECT_TRUE(contains(md, "![Roofline of NVIDIA H100 80GB HBM3, PREDICTED (no measurement)]"));
+    EXPECT_TRUE(contains(md,
+                         "| kernel | AI textbook | AI refined | roof TFLOP/s (predicted) | "
+                         "bound (predicted) |"));
+    EXPECT_FALSE(contains(md, "## How it was measured"));
+    EXPECT_FALSE(contains(md, "measured |"));
+    EXPECT_TRUE(contains(md, "| roof | theoretical | how |"));
+    EXPECT_TRUE(contains(md, "nothing was measured on this GPU"));
+}
+
+}  // namespace
+}  // namespace tgemm::render

@@ -1,0 +1,151 @@
+#pragma once
+// A small hand-made profile for the render tests: an H100, two sizes, cuBLAS + naive +
+// smem_tiling, with counters close to the reference anchors and a few crafted gaps (naive at
+// 1024³ has no DRAM counters; smem_tiling at 4096³ has 2-way bank conflicts; one skipped row).
+#include "model/levels.hpp"
+#include "profile/profile.hpp"
+
+namespace tgemm::test {
+
+inline gpu_info synthetic_h100() {
+    gpu_info g;
+    g.key = "h100";
+    g.name = "NVIDIA H100 80GB HBM3";
+    g.cc = "9.0";
+    g.sm_count = 132;
+    g.fp32_lanes_per_sm = 128;
+    g.sm_clock_mhz = 1980;
+    g.mem_clock_mhz = 2619;
+    g.bus_width_bits = 5120;
+    g.l2_bytes = 50LL << 20;
+    return g;
+}
+
+// 132 × 128 × 2 × 1980 MHz and 5120/8 B × 2619 MHz × 2.
+inline constexpr double h100_fp32 = 132.0 * 128 * 2 * 1980e6;
+inline constexpr double h100_dram = 5120.0 / 8 * 2619e6 * 2;
+
+inline rung_model synthetic_model(std::string_view kernel, const shape& s) {
+    rung_model m;
+    const double mn = double(s.m) * double(s.n);
+    m.textbook.flops = model::seed_flops(s);
+    auto& r = m.refined;
+    if (kernel == "cublas") {
+        m.textbook.global_bytes =
+            model::compulsory_read_bytes(s) + model::compulsory_write_bytes(s);
+        m.textbook.formula = "compulsory: A, B, C read once, C written once, × 4 B";
+        r.set(keys::dram_read_bytes, model::compulsory_read_bytes(s));
+        r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+    } else if (kernel == "naive") {
+        m.textbook.global_bytes = (2.0 * mn * s.k + 2.0 * mn) * model::fp32_bytes;
+        m.textbook.formula = "(2MNK + 2MN)·4 B";
+        m.textbook.loads_per_output = 2.0 * s.k;
+        r.set(keys::flops, model::executed_flops(s, s.k));
+        // B streams from DRAM once per row of blocks once it no longer fits in L2.
+        r.set(keys::dram_read_bytes, s.n >= 4096 ? 8.2e9 : model::compulsory_read_bytes(s));
+        r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+        r.set(keys::l1_global_load_bytes, mn * s.k / 32 * 160);
+        r.set(keys::l1_global_store_bytes, mn * 4);
+        r.notes.push_back("A is a broadcast sector per warp, B a coalesced line");
+    } else {
+        m.textbook.global_bytes = (2.0 * mn * s.k / 32 + 2.0 * mn) * model::fp32_bytes;
+        m.textbook.formula = "(2MNK/32 + 2MN)·4 B";
+        m.textbook.loads_per_output = 2.0 * s.k / 32;
+        m.textbook.smem_accesses = 2.0 * mn * s.k;
+        r.set(keys::flops, model::executed_flops(s, s.k));
+        r.set(keys::dram_read_bytes, s.n >= 4096 ? 8.4e9 : model::compulsory_read_bytes(s));
+        r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+        r.set(keys::smem_load_wavefronts, mn * s.k / 32 * 40 / 32 * 1.5);
+        r.set(keys::smem_load_bank_conflicts, 0);
+        r.notes.push_back("8 LDS.128 of A (broadcast) + 32 LDS.32 of B per warp per step");
+    }
+    return m;
+}
+
+inline measurement synthetic_row(std::string kernel, std::int64_t n, double median_ms) {
+    measurement m;
+    m.kernel = std::move(kernel);
+    m.size = {n, n, n};
+    m.verified = true;
+    m.time = timing{median_ms, median_ms * 0.98, median_ms * 1.05, 20, true};
+    m.model = synthetic_model(m.kernel, m.size);
+    m.counter_passes = 3;
+    const double mn = double(n) * double(n);
+    const double executed = model::executed_flops(m.size, n);
+    m.counters[std::string(keys::flops)] = executed;
+    m.counters[std::string(keys::sm_clock_hz)] = 1755e6;
+    // DRAM: at 1024³ everything fits in L2 (compulsory traffic); at 4096³ the anchors' figures.
+    // L1 and L2 traffic grow with N³.
+    const double big = n >= 4096 ? 1.0 : 0.0;
+    const double cube = double(n) * mn / (4096.0 * 4096 * 4096);
+    const double compulsory_read = model::compulsory_read_bytes(m.size) * 1.03;
+    const double write = model::compulsory_write_bytes(m.size) * 1.03;
+    if (m.kernel == "cublas") {
+        m.counters[std::string(keys::dram_read_bytes)] = compulsory_read;
+        m.counters[std::string(keys::dram_write_bytes)] = model::compulsory_write_bytes(m.size);
+    } else if (m.kernel == "naive") {
+        m.counters[std::string(keys::dram_read_bytes)] = big ? 8.36e9 : compulsory_read;
+        m.counters[std::string(keys::dram_write_bytes)] = big ? 69.6e6 : write;
+        m.counters[std::string(keys::l2_bytes)] = 18.46e9 * cube;
+        m.counters[std::string(keys::l1_global_load_bytes)] = mn * n / 32 * 160;
+        m.counters[std::string(keys::l1_global_store_bytes)] = mn * 4;
+    } else {
+        m.counters[std::string(keys::dram_read_bytes)] = big ? 8.50e9 : compulsory_read;
+        m.counters[std::string(keys::dram_write_bytes)] = big ? 69.4e6 : write;
+        m.counters[std::string(keys::l2_bytes)] = 20.96e9 * cube;
+        m.counters[std::string(keys::l1_global_load_bytes)] = 17.2e9 * cube;
+        m.counters[std::string(keys::smem_load_wavefronts)] =
+            *m.model.refined.get(keys::smem_load_wavefronts);
+        m.counters[std::string(keys::smem_load_bank_conflicts)] = 0;
+    }
+    return m;
+}
+
+inline profile synthetic_profile() {
+    profile p;
+    p.source = profile_source::measured;
+    p.gpu = synthetic_h100();
+    p.env = {"0.1.0",   "580.95.05", "13.0", "tgemm-roofline --gpu h100", "2026-11-22T10:00:00Z",
+             "gpu-node"};
+    p.peaks[std::string(roofs::fp32)] = {h100_fp32, std::nullopt, "FLOP/s",
+                                         "132 SMs × 128 lanes × 2 FLOP × 1980 MHz"};
+    p.peaks[std::string(roofs::dram)] = {h100_dram, std::nullopt, "B/s", "5120/8 B × 2619 MHz × 2"};
+    p.measurements.push_back(synthetic_row("cublas", 1024, 0.105));
+    p.measurements.push_back(synthetic_row("naive", 1024, 0.36));
+    p.measurements.push_back(synthetic_row("smem_tiling", 1024, 0.26));
+    p.measurements.push_back(synthetic_row("cublas", 4096, 2.66));
+    p.measurements.push_back(synthetic_row("naive", 4096, 21.8));
+    p.measurements.push_back(synthetic_row("smem_tiling", 4096, 15.0));
+    // Crafted gaps.
+    auto& naive_small = p.measurements[1];
+    naive_small.counters.erase(std::string(keys::dram_read_bytes));
+    naive_small.counters.erase(std::string(keys::dram_write_bytes));
+    auto& tiled_big = p.measurements[5];
+    const double ideal = *tiled_big.counter(keys::smem_load_wavefronts);
+    tiled_big.counters[std::string(keys::smem_load_wavefronts)] = 2 * ideal;
+    tiled_big.counters[std::string(keys::smem_load_bank_conflicts)] = ideal;
+    measurement skipped;
+    skipped.kernel = "naive_uncoalesced";
+    skipped.size = {4096, 4096, 4096};
+    skipped.skipped = "the launcher refuses sizes above 2048 (over 10 s per launch)";
+    p.measurements.push_back(skipped);
+    return p;
+}
+
+// The same GPU and rows with nothing measured: what `--gpu h100` prints on another machine.
+inline profile synthetic_predicted_profile() {
+    auto p = synthetic_profile();
+    p.source = profile_source::predicted;
+    p.env.driver.clear();
+    p.env.cuda.clear();
+    p.env.command = "tgemm-roofline --gpu h100 (no H100 here)";
+    for (auto& m : p.measurements) {
+        m.time.reset();
+        m.counters.clear();
+        m.counter_passes.reset();
+        m.verified = false;
+    }
+    return p;
+}
+
+}  // namespace tgemm::test
