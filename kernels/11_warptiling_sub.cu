@@ -1,0 +1,278 @@
+// Warp tiling subdivided (seed 003 kernel 06): each warp tile is split into WMITER×WNITER
+// sub-tiles and a lane owns one TM×TN piece of each, so its 128 outputs come from four small
+// groups of independent FMAs instead of one long chain, and the 16 lanes that share a row of
+// B read 256 contiguous bytes of it.
+#include <climits>
+
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "rung.hpp"
+#include "tile_io.cuh"
+#include "tile_model.hpp"
+
+namespace tgemm {
+namespace {
+
+// Seed 003's kernel 06 configuration: the warp and block tiles of kernel 05, thread tiles 8×4
+// repeated 2×2 times, so each lane still owns 128 outputs.
+constexpr int bm = 128;
+constexpr int bn = 128;
+constexpr int bk = 16;
+constexpr int wm = 32;
+constexpr int wn = 128;
+constexpr int wmiter = 2;
+constexpr int wniter = 2;
+constexpr int tm = 8;
+constexpr int tn = 4;
+constexpr int wsubm = wm / wmiter;  // rows of one sub-tile
+constexpr int wsubn = wn / wniter;  // columns of one sub-tile
+constexpr int warps = bm * bn / (wm * wn);
+constexpr int threads = warps * 32;
+static_assert(bm % wm == 0 && bn % wn == 0, "warp tiles cover the block tile");
+static_assert(wm * wn / (wmiter * tm * wniter * tn) == 32,
+              "seed 003: WM·WN/(WMITER·TM·WNITER·TN) = 32 threads per warp");
+static_assert(threads == 128, "seed 003 kernel 06 runs 128 threads");
+static_assert(wm % wmiter == 0 && wn % wniter == 0, "sub-tiles cover the warp tile");
+static_assert((wsubm / tm) * (wsubn / tn) == 32, "one lane per TM×TN piece of a sub-tile");
+static_assert(tm % 4 == 0 && tn % 4 == 0, "thread tiles are read as float4");
+static_assert((bm * bk / 4) % threads == 0 && threads % (bk / 4) == 0,
+              "the tile of A splits evenly into one float4 per thread per pass");
+static_assert((bk * bn / 4) % threads == 0 && threads % (bn / 4) == 0,
+              "the tile of B splits evenly into one float4 per thread per pass");
+constexpr int a_loads = bm * bk / 4 / threads;
+constexpr int b_loads = bk * bn / 4 / threads;
+constexpr int a_row_step = threads / (bk / 4);
+constexpr int b_row_step = threads / (bn / 4);
+constexpr int rows = wmiter * tm;  // outputs per lane: rows × cols
+constexpr int cols = wniter * tn;
+// ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel.
+constexpr int registers = 181;
+
+// First row and column of lane `lane`'s piece of sub-tile (0, 0) inside the block tile.
+struct placement {
+    int row;
+    int col;
+};
+__host__ __device__ constexpr placement place(int warp, int lane) {
+    return {(warp / (bn / wn)) * wm + (lane / (wsubn / tn)) * tm,
+            (warp % (bn / wn)) * wn + (lane % (wsubn / tn)) * tn};
+}
+
+template <bool Vec>
+__global__ void __launch_bounds__(threads)
+    warptiling_sub_kernel(int m, int n, int k, float alpha, const float* __restrict__ a,
+                          const float* __restrict__ b, float beta, float* __restrict__ c) {
+    __shared__ alignas(16) float as[bk * bm];  // (k, m): A transposed
+    __shared__ alignas(16) float bs[bk * bn];  // (k, n)
+    const int tid = threadIdx.x;
+    const int row0 = blockIdx.y * bm;
+    const int col0 = blockIdx.x * bn;
+    const placement p = place(tid / 32, tid % 32);
+    const int a_row = tid / (bk / 4);
+    const int a_col = tid % (bk / 4) * 4;
+    const int b_row = tid / (bn / 4);
+    const int b_col = tid % (bn / 4) * 4;
+
+    float acc[rows][cols] = {};  // (wmi·TM + i, wni·TN + j)
+    for (int k0 = 0; k0 < k; k0 += bk) {
+#pragma unroll
+        for (int l = 0; l < a_loads; ++l) {
+            const int r = a_row + l * a_row_step;
+            const float4 v = kernels::load4_guarded<Vec>(a, m, k, row0 + r, k0 + a_col);
+            as[(a_col + 0) * bm + r] = v.x;
+            as[(a_col + 1) * bm + r] = v.y;
+            as[(a_col + 2) * bm + r] = v.z;
+            as[(a_col + 3) * bm + r] = v.w;
+        }
+#pragma unroll
+        for (int l = 0; l < b_loads; ++l) {
+            const int r = b_row + l * b_row_step;
+            *reinterpret_cast<float4*>(&bs[r * bn + b_col]) =
+                kernels::load4_guarded<Vec>(b, k, n, k0 + r, col0 + b_col);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < bk; ++kk) {
+            float ra[rows];
+            float rb[cols];
+#pragma unroll
+            for (int wmi = 0; wmi < wmiter; ++wmi)
+#pragma unroll
+                for (int i = 0; i < tm; i += 4)
+                    *reinterpret_cast<float4*>(&ra[wmi * tm + i]) =
+                        *reinterpret_cast<const float4*>(&as[kk * bm + p.row + wmi * wsubm + i]);
+#pragma unroll
+            for (int wni = 0; wni < wniter; ++wni)
+#pragma unroll
+                for (int j = 0; j < tn; j += 4)
+                    *reinterpret_cast<float4*>(&rb[wni * tn + j]) =
+                        *reinterpret_cast<const float4*>(&bs[kk * bn + p.col + wni * wsubn + j]);
+#pragma unroll
+            for (int i = 0; i < rows; ++i)
+#pragma unroll
+                for (int j = 0; j < cols; ++j) acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int wmi = 0; wmi < wmiter; ++wmi)
+#pragma unroll
+        for (int wni = 0; wni < wniter; ++wni)
+#pragma unroll
+            for (int i = 0; i < tm; ++i)
+#pragma unroll
+                for (int j = 0; j < tn; j += 4) {
+                    const float* v = &acc[wmi * tm + i][wni * tn + j];
+                    kernels::update4_guarded<Vec>(c, m, n, row0 + p.row + wmi * wsubm + i,
+                                                  col0 + p.col + wni * wsubn + j, alpha, beta,
+                                                  make_float4(v[0], v[1], v[2], v[3]));
+                }
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.n, bn)),
+                    static_cast<unsigned>(model::ceil_div(g.size.m, bm)));
+    const int m = static_cast<int>(g.size.m);
+    const int n = static_cast<int>(g.size.n);
+    const int k = static_cast<int>(g.size.k);
+    if (kernels::float4_rows(n, k, g.a, g.b, g.c))
+        warptiling_sub_kernel<true>
+            <<<grid, threads, 0, ctx.stream>>>(m, n, k, g.alpha, g.a, g.b, g.beta, g.c);
+    else
+        warptiling_sub_kernel<false>
+            <<<grid, threads, 0, ctx.stream>>>(m, n, k, g.alpha, g.a, g.b, g.beta, g.c);
+}
+
+struct smem_per_step {
+    double loads = 0;
+    double stores = 0;
+};
+
+// Shared-memory wavefronts of one CTA for one K step, warp by warp, from the kernel's indexing.
+smem_per_step smem_wavefronts_per_step() {
+    using kernels::tile_model::smem_op;
+    using kernels::tile_model::warp_wavefronts;
+    smem_per_step w;
+    for (int warp = 0; warp < warps; ++warp) {
+        const auto tid = [&](int lane) { return warp * 32 + lane; };
+        for (int l = 0; l < a_loads; ++l)
+            for (int q = 0; q < 4; ++q)
+                w.stores += warp_wavefronts(4, smem_op::store, [&](int lane) {
+                    const int t = tid(lane);
+                    const int r = t / (bk / 4) + l * a_row_step;
+                    return std::int64_t(4) * ((t % (bk / 4) * 4 + q) * bm + r);
+                });
+        for (int l = 0; l < b_loads; ++l)
+            w.stores += warp_wavefronts(16, smem_op::store, [&](int lane) {
+                const int t = tid(lane);
+                return std::int64_t(4) * ((t / (bn / 4) + l * b_row_step) * bn + t % (bn / 4) * 4);
+            });
+        for (int kk = 0; kk < bk; ++kk) {
+            for (int wmi = 0; wmi < wmiter; ++wmi)
+                for (int i = 0; i < tm; i += 4)
+                    w.loads += warp_wavefronts(16, smem_op::load, [&](int lane) {
+                        return std::int64_t(4) *
+                               (kk * bm + place(warp, lane).row + wmi * wsubm + i);
+                    });
+            for (int wni = 0; wni < wniter; ++wni)
+                for (int j = 0; j < tn; j += 4)
+                    w.loads += warp_wavefronts(16, smem_op::load, [&](int lane) {
+                        return std::int64_t(4) *
+                               (kk * bn + place(warp, lane).col + wni * wsubn + j);
+                    });
+        }
+    }
+    return w;
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    namespace tmod = kernels::tile_model;
+    rung_model m;
+    m.textbook.flops = model::seed_flops(s);
+    m.textbook.global_bytes = tmod::block_tiled_bytes(s, bm, bn);
+    m.textbook.formula =
+        "(MNK/BN + MNK/BM + 2MN)·4 B, BM = BN = 128: A re-read N/128 times, "
+        "B M/128 times, C read and written once";
+    m.textbook.loads_per_output = double(s.k) / bn + double(s.k) / bm;
+    m.textbook.smem_accesses = double(s.m) * s.n * s.k * (1.0 / rows + 1.0 / cols);
+
+    auto& r = m.refined;
+    const std::int64_t gm = model::ceil_div(s.m, bm);
+    const std::int64_t gn = model::ceil_div(s.n, bn);
+    const std::int64_t steps = model::ceil_div(s.k, bk);
+    r.set(keys::flops, tmod::padded_flops(s, bm, bn, bk));
+
+    const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
+    const auto pattern = [&](std::int64_t nrows, std::int64_t ncols, std::int64_t seg, int lanes,
+                             int stride, int width) {
+        std::int64_t sectors = 0;
+        for (int o = 0; o < width; o += vec ? 4 : 1)
+            sectors += tmod::strided_sectors(nrows, ncols, seg, lanes, stride, vec ? 4 : 1, o);
+        return double(sectors);
+    };
+    const double a_sectors = pattern(s.m, s.k, bk, bk / 4, 4, 4) * double(gn);
+    const double b_sectors = pattern(s.k, s.n, bn, bn / 4, 4, 4) * double(gm);
+    // C: the 16 lanes sharing a row of a sub-tile own 4 consecutive columns each: 256
+    // contiguous bytes per instruction.
+    const double c_sectors = pattern(s.m, s.n, wsubn, wsubn / tn, tn, tn);
+    r.set(keys::l1_global_load_bytes, double(tmod::sector) * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, double(tmod::sector) * c_sectors);
+
+    const auto w = smem_wavefronts_per_step();
+    const double ctas = double(gm) * double(gn);
+    r.set(keys::smem_load_wavefronts, ctas * double(steps) * w.loads);
+    r.set(keys::smem_store_wavefronts, ctas * double(steps) * w.stores);
+
+    const int per_sm = tmod::ctas_per_sm(threads, registers, 4 * bk * (bm + bn));
+    const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
+    r.set(keys::dram_read_bytes, dram.total());
+    r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+
+    r.notes.push_back(
+        "FLOPs: every thread of the padded grid runs K rounded up to 16 "
+        "(zero-filled edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₁₆ + 3MN");
+    r.notes.push_back(vec ? "L1: float4 path: rows of A in 64-byte pieces, rows of B in 512-byte "
+                            "pieces, each sector used whole"
+                          : "L1: scalar fallback (N or K not a multiple of 4): four 4-byte loads "
+                            "per float4, lanes 16 bytes apart, each load its own sectors");
+    r.notes.push_back(
+        "L1: C moves as float4, 16 lanes on 256 contiguous bytes of a row: every "
+        "sector used whole");
+    r.notes.push_back(
+        "shared: per warp per K step 16 transposed 32-bit stores of A (4-way "
+        "conflict) and 4 conflict-free 128-bit stores of B");
+    r.notes.push_back(
+        "shared: per warp per k, 4 LDS.128 of A (two addresses, lanes paired: 2 "
+        "wavefronts) and 2 of B (256 contiguous bytes, no pairing: 4 wavefronts)");
+    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTAs per SM (" +
+                      std::to_string(registers) + " registers × 128 threads), so " +
+                      std::to_string(dram.waves) +
+                      " waves; each wave re-reads the strips of A and B it touches when A + B "
+                      "exceed half the L2, C read once");
+    return m;
+}
+
+rung make() {
+    return {.id = "warptiling_sub",
+            .display_name = "Warp tiling, subdivided 128×128×16",
+            .order = 110,
+            .seed = "seed 003 kernel 06",
+            .params =
+                "BM=128 BN=128 BK=16 WM=32 WN=128 WMITER=2 WNITER=2 TM=8 TN=4, 128 threads "
+                "(4 warps)",
+            .kernel_symbol = "warptiling_sub_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
+                if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
+                    return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
+                if (model::ceil_div(s.m, bm) > 65535)
+                    return "M above 65535·128 exceeds the grid's y dimension";
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

@@ -1,0 +1,295 @@
+#pragma once
+// FP32 SGEMM for sm_90 with FFMA only (no tensor cores, no TF32): the kernel template of rung 12
+// and of the tuning sweep (bench/tune_sm90_fp32.cu), which instantiates it over the named
+// configurations below.
+//
+// Design, per CTA tile of BM×BN outputs:
+// - Global → shared through cp.async (16-byte copies, L1 bypassed), STAGES tiles of BK deep in
+//   flight, one barrier per tile. Edge tiles are zero-filled by the copy itself (source size 0),
+//   so the inner loop has no bounds checks.
+// - A stays (m, k) in shared memory (cp.async cannot transpose) with each row padded by 16 bytes,
+//   so the 8 consecutive rows that a half-warp reads at one k land in 8 different 16-byte bank
+//   groups. A lane reads 4 consecutive k of one row with one LDS.128; B is read along n.
+// - Each warp owns a WM×WN tile; each lane a TM×TN piece made of rows spaced WM/TM apart and
+//   float4 column groups spaced 4·WN/TN apart. Lane bit 0 picks the column group and bit 1 the
+//   row, so lanes n and n^1 read the same A address and lanes n and n^2 the same B address: every
+//   LDS.128 is packed into 2 wavefronts instead of 4.
+// - The epilogue reads and writes C as float4 straight from the registers.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "tile_io.cuh"
+
+namespace tgemm::sm90_fp32 {
+
+[[nodiscard]] constexpr int log2_exact(int x) {
+    return x <= 1 ? 0 : 1 + log2_exact(x / 2);
+}
+[[nodiscard]] constexpr bool power_of_two(int x) {
+    return x > 0 && (x & (x - 1)) == 0;
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinCtasPerSm>
+struct tile_config {
+    static constexpr int bm = BM;  // CTA tile
+    static constexpr int bn = BN;
+    static constexpr int bk = BK;  // K depth of one pipeline stage
+    static constexpr int wm = WM;  // warp tile
+    static constexpr int wn = WN;
+    static constexpr int tm = TM;  // outputs per lane: TM rows × TN columns
+    static constexpr int tn = TN;
+    static constexpr int stages = Stages;
+    static constexpr int min_ctas_per_sm = MinCtasPerSm;
+
+    static constexpr int warps = (BM / WM) * (BN / WN);
+    static constexpr int threads = 32 * warps;
+    static constexpr int lanes_m = WM / TM;  // lanes along M inside a warp
+    static constexpr int lanes_n = WN / TN;
+    static constexpr int lane_m_bits = log2_exact(lanes_m);
+    static constexpr int lda = BK + 4;        // floats per row of the (m, k) tile of A, padded
+    static constexpr int ldb = BN;            // floats per row of the (k, n) tile of B
+    static constexpr int a_stage = BM * lda;  // floats
+    static constexpr int b_stage = BK * ldb;
+    static constexpr int smem_bytes = Stages * (a_stage + b_stage) * 4;
+    static constexpr int a_copies = BM * BK / 4 / threads;  // 16-byte copies per thread per stage
+    static constexpr int b_copies = BK * BN / 4 / threads;
+    static constexpr int a_copy_rows = threads / (BK / 4);  // rows of A one pass of copies covers
+    static constexpr int b_copy_rows = threads / (BN / 4);
+
+    // Where lane `lane` of warp `warp` works: its rows are warp_row0 + lane_row + i·lanes_m
+    // (i < TM), its columns warp_col0 + 4·lane_col_group + j·4·lanes_n + (0..3) (j < TN/4).
+    __host__ __device__ static constexpr int warp_row0(int warp) { return warp / (BN / WN) * WM; }
+    __host__ __device__ static constexpr int warp_col0(int warp) { return warp % (BN / WN) * WN; }
+    __host__ __device__ static constexpr int lane_row(int lane) {
+        return (lane >> 1) & (lanes_m - 1);
+    }
+    __host__ __device__ static constexpr int lane_col_group(int lane) {
+        return (lane & 1) | ((lane >> (1 + lane_m_bits)) << 1);
+    }
+
+    static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must cover the CTA tile");
+    static_assert(lanes_m * lanes_n == 32,
+                  "a warp's 32 lanes must cover its tile: WM·WN/(TM·TN) = 32");
+    static_assert(power_of_two(lanes_m) && power_of_two(lanes_n) && lanes_m >= 2 && lanes_n >= 2,
+                  "the lane bit layout needs power-of-two lane counts of at least 2 per side");
+    static_assert(lanes_m <= 8,
+                  "more than 8 lanes along M would put two rows of a half-warp in one bank group");
+    static_assert(TM >= 1 && TN % 4 == 0, "B fragments are read as float4");
+    static_assert(BK % 8 == 0, "BK/4 + 1 must be odd for the padded rows of A to be conflict-free");
+    static_assert(threads % (BK / 4) == 0 && BM % a_copy_rows == 0,
+                  "the tile of A must split into whole passes of 16-byte copies");
+    static_assert(threads % (BN / 4) == 0 && BK % b_copy_rows == 0,
+                  "the tile of B must split into whole passes of 16-byte copies");
+    static_assert(Stages >= 2, "cp.async pipeline needs at least two stages");
+    static_assert(smem_bytes <= 227 * 1024, "an sm_90 CTA gets at most 227 KB of shared memory");
+};
+
+// Named configurations: CTA tile, BK, warp tile, thread tile, stages, CTAs per SM that the
+// register budget must allow. The rung uses `rung_config`; the sweep tries all of `sweep`.
+// 8 warps of 64×64, 8×16 outputs per lane, one CTA per SM.
+using cfg_128x256_k16_w64x64_t8x16_s3 = tile_config<128, 256, 16, 64, 64, 8, 16, 3, 1>;
+using cfg_128x256_k16_w64x64_t8x16_s4 = tile_config<128, 256, 16, 64, 64, 8, 16, 4, 1>;
+using cfg_128x256_k32_w64x64_t8x16_s3 = tile_config<128, 256, 32, 64, 64, 8, 16, 3, 1>;
+using cfg_256x128_k16_w64x64_t8x16_s3 = tile_config<256, 128, 16, 64, 64, 8, 16, 3, 1>;
+using cfg_256x128_k32_w64x64_t8x16_s3 = tile_config<256, 128, 32, 64, 64, 8, 16, 3, 1>;
+// The same 8×16 lanes in 32×128 warp tiles (4 lanes along M, 8 along N).
+using cfg_128x256_k16_w32x128_t8x16_s3 = tile_config<128, 256, 16, 32, 128, 8, 16, 3, 1>;
+// 4 warps of 64×64, 8×16 per lane, two CTAs per SM.
+using cfg_128x128_k16_w64x64_t8x16_s3 = tile_config<128, 128, 16, 64, 64, 8, 16, 3, 2>;
+using cfg_128x128_k32_w64x64_t8x16_s3 = tile_config<128, 128, 32, 64, 64, 8, 16, 3, 2>;
+// 8 warps of 32×64, 8×8 per lane (at most 128 registers), two CTAs per SM.
+using cfg_128x128_k16_w32x64_t8x8_s3 = tile_config<128, 128, 16, 32, 64, 8, 8, 3, 2>;
+using cfg_128x128_k32_w32x64_t8x8_s3 = tile_config<128, 128, 32, 32, 64, 8, 8, 3, 2>;
+
+using rung_config = cfg_128x256_k16_w64x64_t8x16_s3;
+
+// ---------------------------------------------------------------------------------------------
+namespace detail {
+
+__device__ __forceinline__ std::uint32_t smem_address(const void* p) {
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+// 16-byte copy; src_bytes 0 writes 16 zero bytes and reads nothing.
+__device__ __forceinline__ void copy16(std::uint32_t dst, const void* src, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(src_bytes));
+}
+// 4-byte copy for rows that are not 16-byte aligned; src_bytes 0 writes a zero.
+__device__ __forceinline__ void copy4(std::uint32_t dst, const void* src, int src_bytes) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(src_bytes));
+}
+__device__ __forceinline__ void commit() {
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+template <int Pending>
+__device__ __forceinline__ void wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+__device__ __forceinline__ float lane_of(const float4& v, int i) {
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+}  // namespace detail
+
+template <class Cfg, bool Vec>
+__global__ void __launch_bounds__(Cfg::threads, Cfg::min_ctas_per_sm)
+    sm90_fp32_kernel(int m, int n, int k, float alpha, const float* __restrict__ a,
+                     const float* __restrict__ b, float beta, float* __restrict__ c) {
+    constexpr int bm = Cfg::bm, bn = Cfg::bn, bk = Cfg::bk, tm = Cfg::tm, tn = Cfg::tn;
+    constexpr int lda = Cfg::lda, ldb = Cfg::ldb, stages = Cfg::stages;
+    extern __shared__ float4 smem[];
+    float* const as = reinterpret_cast<float*>(smem);  // [stages][bm][lda]
+    float* const bs = as + stages * Cfg::a_stage;      // [stages][bk][ldb]
+
+    const int tid = threadIdx.x;
+    const int lane = tid % 32;
+    const int warp = tid / 32;
+    const int m0 = blockIdx.y * bm;
+    const int n0 = blockIdx.x * bn;
+    const int ktiles = (k + bk - 1) / bk;
+
+    // Copies: thread tid moves the 16-byte pieces (a_row + p·a_copy_rows, a_col) of A's tile
+    // and (b_row + p·b_copy_rows, b_col) of B's tile.
+    const int a_row = tid / (bk / 4);
+    const int a_col = tid % (bk / 4) * 4;
+    const int b_row = tid / (bn / 4);
+    const int b_col = tid % (bn / 4) * 4;
+    const float* const a_src = a + static_cast<std::int64_t>(m0 + a_row) * k + a_col;
+    const float* const b_src = b + static_cast<std::int64_t>(b_row) * n + n0 + b_col;
+    const std::uint32_t a_dst = detail::smem_address(as + a_row * lda + a_col);
+    const std::uint32_t b_dst = detail::smem_address(bs + b_row * ldb + b_col);
+
+    const auto load_tile = [&](int kt, int stage) {
+        const int k0 = kt * bk;
+#pragma unroll
+        for (int p = 0; p < Cfg::a_copies; ++p) {
+            const bool row_in = m0 + a_row + p * Cfg::a_copy_rows < m;
+            const float* src = a_src + static_cast<std::int64_t>(p * Cfg::a_copy_rows) * k + k0;
+            const std::uint32_t dst =
+                a_dst + 4 * (stage * Cfg::a_stage + p * Cfg::a_copy_rows * lda);
+            if constexpr (Vec) {
+                const bool in = row_in && k0 + a_col < k;
+                detail::copy16(dst, in ? src : a, in ? 16 : 0);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const bool in = row_in && k0 + a_col + e < k;
+                    detail::copy4(dst + 4 * e, in ? src + e : a, in ? 4 : 0);
+                }
+            }
+        }
+#pragma unroll
+        for (int p = 0; p < Cfg::b_copies; ++p) {
+            const int kr = k0 + p * Cfg::b_copy_rows;  // + b_row: the row of B this copy reads
+            const bool row_in = kr + b_row < k;
+            const float* src = b_src + static_cast<std::int64_t>(kr) * n;
+            const std::uint32_t dst =
+                b_dst + 4 * (stage * Cfg::b_stage + p * Cfg::b_copy_rows * ldb);
+            if constexpr (Vec) {
+                const bool in = row_in && n0 + b_col < n;
+                detail::copy16(dst, in ? src : b, in ? 16 : 0);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const bool in = row_in && n0 + b_col + e < n;
+                    detail::copy4(dst + 4 * e, in ? src + e : b, in ? 4 : 0);
+                }
+            }
+        }
+    };
+
+    // Fragments: lane bit 0 and the bits above the row bits pick the column group, bits 1.. the
+    // row (see the file comment for why).
+    const int lane_m = Cfg::lane_row(lane);
+    const int lane_n = Cfg::lane_col_group(lane);
+    const int warp_m0 = Cfg::warp_row0(warp);
+    const int warp_n0 = Cfg::warp_col0(warp);
+    const float* const a_frag = as + (warp_m0 + lane_m) * lda;
+    const float* const b_frag = bs + warp_n0 + lane_n * 4;
+
+#pragma unroll
+    for (int s = 0; s < stages - 1; ++s) {
+        if (s < ktiles) load_tile(s, s);
+        detail::commit();
+    }
+
+    float acc[tm][tn] = {};
+    int read_stage = 0;
+    int write_stage = stages - 1;
+    for (int kt = 0; kt < ktiles; ++kt) {
+        detail::wait<stages - 2>();  // this thread's copies of tile kt have landed
+        __syncthreads();             // everyone's have, and everyone is done with tile kt - 1
+        if (kt + stages - 1 < ktiles) load_tile(kt + stages - 1, write_stage);
+        detail::commit();
+
+        const float* ap = a_frag + read_stage * Cfg::a_stage;
+        const float* bp = b_frag + read_stage * Cfg::b_stage;
+#pragma unroll
+        for (int k4 = 0; k4 < bk; k4 += 4) {
+            float4 af[tm];  // af[i] = A(row i, k4..k4+3)
+#pragma unroll
+            for (int i = 0; i < tm; ++i)
+                af[i] = *reinterpret_cast<const float4*>(ap + i * Cfg::lanes_m * lda + k4);
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+                float4 bf[tn / 4];  // bf[j] = B(k4 + kk, column group j)
+#pragma unroll
+                for (int j = 0; j < tn / 4; ++j)
+                    bf[j] = *reinterpret_cast<const float4*>(bp + (k4 + kk) * ldb +
+                                                             j * Cfg::lanes_n * 4);
+#pragma unroll
+                for (int i = 0; i < tm; ++i) {
+                    const float av = detail::lane_of(af[i], kk);
+#pragma unroll
+                    for (int j = 0; j < tn / 4; ++j) {
+                        acc[i][4 * j + 0] = fmaf(av, bf[j].x, acc[i][4 * j + 0]);
+                        acc[i][4 * j + 1] = fmaf(av, bf[j].y, acc[i][4 * j + 1]);
+                        acc[i][4 * j + 2] = fmaf(av, bf[j].z, acc[i][4 * j + 2]);
+                        acc[i][4 * j + 3] = fmaf(av, bf[j].w, acc[i][4 * j + 3]);
+                    }
+                }
+            }
+        }
+        read_stage = read_stage + 1 == stages ? 0 : read_stage + 1;
+        write_stage = write_stage + 1 == stages ? 0 : write_stage + 1;
+    }
+    detail::wait<0>();  // only empty groups can be pending here; leave none behind
+
+#pragma unroll
+    for (int i = 0; i < tm; ++i) {
+        const int row = m0 + warp_m0 + lane_m + i * Cfg::lanes_m;
+#pragma unroll
+        for (int j = 0; j < tn / 4; ++j) {
+            const int col = n0 + warp_n0 + j * Cfg::lanes_n * 4 + lane_n * 4;
+            kernels::update4_guarded<Vec>(c, m, n, row, col, alpha, beta,
+                                          make_float4(acc[i][4 * j], acc[i][4 * j + 1],
+                                                      acc[i][4 * j + 2], acc[i][4 * j + 3]));
+        }
+    }
+}
+
+// Launches C = alpha·A·B + beta·C (row-major) on `stream` with configuration Cfg; the float4
+// path when every row is 16-byte aligned, the 4-byte-copy path otherwise. Does not synchronise;
+// returns the first CUDA error of the set-up or the launch.
+template <class Cfg>
+cudaError_t launch(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                   float* c, cudaStream_t stream) {
+    const bool vec = kernels::float4_rows(n, k, a, b, c);
+    const auto kernel = vec ? sm90_fp32_kernel<Cfg, true> : sm90_fp32_kernel<Cfg, false>;
+    // Above 48 KB a CTA's dynamic shared memory must be opted into; the largest carveout leaves
+    // room for min_ctas_per_sm CTAs (cp.async.cg bypasses L1, so the smaller L1 costs nothing).
+    cudaError_t e =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::smem_bytes);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared);
+    if (e != cudaSuccess) return e;
+    const dim3 grid(static_cast<unsigned>((n + Cfg::bn - 1) / Cfg::bn),
+                    static_cast<unsigned>((m + Cfg::bm - 1) / Cfg::bm));
+    kernel<<<grid, Cfg::threads, Cfg::smem_bytes, stream>>>(m, n, k, alpha, a, b, beta, c);
+    return cudaPeekAtLastError();
+}
+
+}  // namespace tgemm::sm90_fp32

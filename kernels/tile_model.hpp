@@ -1,0 +1,202 @@
+#pragma once
+// Counting helpers for the refined models of the tiled rungs (09–12): shared-memory wavefronts
+// of one warp instruction, L1 sectors of row-segment loads, occupancy, and DRAM re-reads per
+// wave of resident CTAs. Host-only C++; the rung files call these from their model functions.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "core/shape.hpp"
+#include "model/rung_model.hpp"
+
+namespace tgemm::kernels::tile_model {
+
+// ---------------------------------------------------------------------------------------------
+// Shared memory: 32 banks of 4 bytes; one wavefront moves at most one distinct word per bank.
+//
+// How a warp instruction is split into passes before bank conflicts are counted (each pass is
+// at least one wavefront, and within a pass a bank serves its distinct words one per wavefront):
+//   32-bit: one pass of 32 lanes.
+//   128-bit load: the return path carries one register per lane per cycle, so 4 passes of 8
+//     lanes; when every lane n reads the same address as lane n^1 (or every lane n as lane n^2)
+//     the hardware packs two lanes per slot and needs 2 passes of 16 lanes.
+//   128-bit store: 4 passes of 8 lanes.
+// The packing rule is NVIDIA's description for compute capability 7.x (NVIDIA developer forum,
+// "Unexpected shared memory bank conflict", 2019); the counts it gives match Nsight Compute on
+// the H100 for the public SGEMM ladder in shared/reference/anchors.md (0.67 G wavefronts for the
+// vectorized 128×128×8 kernel, 0.34 G for the 128×128×16 warptiling kernel).
+enum class smem_op { load, store };
+
+inline constexpr std::int64_t inactive = -1;
+using lane_addresses = std::array<std::int64_t, 32>;  // byte address per lane, or inactive
+
+[[nodiscard]] inline int pass_wavefronts(const lane_addresses& addr, int width, int first,
+                                         int count) {
+    std::array<std::set<std::int64_t>, 32> words;
+    bool any = false;
+    for (int l = first; l < first + count; ++l) {
+        if (addr[l] == inactive) continue;
+        any = true;
+        for (int b = 0; b < width; b += 4) {
+            const std::int64_t word = (addr[l] + b) / 4;
+            words[word % 32].insert(word);
+        }
+    }
+    if (!any) return 0;
+    std::size_t most = 1;
+    for (const auto& w : words) most = std::max(most, w.size());
+    return static_cast<int>(most);
+}
+
+[[nodiscard]] inline bool lanes_pair_up(const lane_addresses& addr, int partner_bit) {
+    for (int l = 0; l < 32; ++l)
+        if (addr[l] != addr[l ^ partner_bit]) return false;
+    return true;
+}
+
+// Wavefronts of one warp-wide shared-memory instruction of `width` bytes (4 or 16) per lane.
+[[nodiscard]] inline int warp_wavefronts(const lane_addresses& addr, int width, smem_op op) {
+    int lanes_per_pass = 32;
+    if (width == 16) {
+        const bool packed =
+            op == smem_op::load && (lanes_pair_up(addr, 1) || lanes_pair_up(addr, 2));
+        lanes_per_pass = packed ? 16 : 8;
+    }
+    int total = 0;
+    for (int first = 0; first < 32; first += lanes_per_pass)
+        total += pass_wavefronts(addr, width, first, lanes_per_pass);
+    return total;
+}
+
+// Fills a warp's addresses from f(lane) and counts its wavefronts.
+template <class AddressOfLane>
+[[nodiscard]] int warp_wavefronts(int width, smem_op op, AddressOfLane f) {
+    lane_addresses addr{};
+    for (int l = 0; l < 32; ++l) addr[l] = f(l);
+    return warp_wavefronts(addr, width, op);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Global memory: L1 counts the 32-byte sectors each warp request touches.
+
+inline constexpr std::int64_t sector = 32;
+
+// Sectors requested when every row of a rows×cols FP32 matrix is read in warp requests that each
+// cover one `seg`-column segment of a row (segments start at column 0, seg, 2·seg, …), and lane
+// t of a request touches columns c0 + lane_stride·t + offset + v for v < vec, t < lanes, only
+// those below cols (guarded lanes issue nothing). A request that spans several rows costs the
+// sum of its rows: rows at least 32 bytes long never share a sector.
+[[nodiscard]] inline std::int64_t strided_sectors(std::int64_t rows, std::int64_t cols,
+                                                  std::int64_t seg, int lanes, int lane_stride,
+                                                  int vec, int offset) {
+    // A row's byte offset modulo 32 repeats every 8 rows.
+    std::int64_t total = 0;
+    std::vector<std::int64_t> touched;
+    for (std::int64_t r = 0; r < 8 && r < rows; ++r) {
+        const std::int64_t weight = (rows - r + 7) / 8;
+        const std::int64_t base = (r * cols * 4) % sector;
+        std::int64_t row_sectors = 0;
+        for (std::int64_t c0 = 0; c0 < cols; c0 += seg) {
+            touched.clear();
+            for (int t = 0; t < lanes; ++t)
+                for (int v = 0; v < vec; ++v) {
+                    const std::int64_t col = c0 + std::int64_t(lane_stride) * t + offset + v;
+                    if (col < cols) touched.push_back((base + 4 * col) / sector);
+                }
+            std::sort(touched.begin(), touched.end());
+            row_sectors += std::unique(touched.begin(), touched.end()) - touched.begin();
+        }
+        total += weight * row_sectors;
+    }
+    return total;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Occupancy on compute capability 8.x/9.x: 64 K registers (allocated per warp in units of 256),
+// 2048 threads and 32 CTAs per SM; 1 KB of shared memory reserved per CTA.
+[[nodiscard]] inline int ctas_per_sm(int threads, int registers, std::int64_t smem_bytes,
+                                     std::int64_t smem_per_sm = 228 * 1024) {
+    const int warps = (threads + 31) / 32;
+    const int regs_per_warp = (registers * 32 + 255) / 256 * 256;
+    const int by_regs = (65536 / regs_per_warp) / warps;
+    const int by_threads = 2048 / (warps * 32);
+    const int by_smem = static_cast<int>(smem_per_sm / (smem_bytes + 1024));
+    return std::max(0, std::min({by_regs, by_threads, by_smem, 32}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// DRAM reads of a tiled GEMM whose CTAs are launched in row-major tile order (blockIdx.x along
+// N fastest) and each stream a BM-row strip of A and a BN-column strip of B along K.
+//
+// The CTAs resident together (one wave) start together and march through K at about the same
+// pace, so within a wave each strip they share comes from DRAM once. When A and B together fit
+// in half the L2 they stay resident across waves and are read once; otherwise each wave re-reads
+// every strip it touches (the previous wave's pass over K has evicted them). C is read once.
+struct wave_traffic {
+    double a_bytes = 0;
+    double b_bytes = 0;
+    double c_bytes = 0;
+    std::int64_t waves = 0;
+    [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
+};
+
+[[nodiscard]] inline wave_traffic dram_reads(const shape& s, int bm, int bn,
+                                             std::int64_t ctas_in_flight, const model_context& mc) {
+    wave_traffic w;
+    const double a_total = 4.0 * double(s.m) * double(s.k);
+    const double b_total = 4.0 * double(s.k) * double(s.n);
+    w.c_bytes = 4.0 * double(s.m) * double(s.n);
+    const std::int64_t gm = (s.m + bm - 1) / bm;
+    const std::int64_t gn = (s.n + bn - 1) / bn;
+    const std::int64_t tiles = gm * gn;
+    const std::int64_t per_wave = std::max<std::int64_t>(1, ctas_in_flight);
+    w.waves = (tiles + per_wave - 1) / per_wave;
+    if (a_total + b_total <= 0.5 * double(mc.l2_bytes) || w.waves <= 1) {
+        w.a_bytes = a_total;
+        w.b_bytes = b_total;
+        return w;
+    }
+    const auto strip_rows = [&](std::int64_t r) {
+        return std::min<std::int64_t>(bm, s.m - r * bm);
+    };
+    const auto strip_cols = [&](std::int64_t c) {
+        return std::min<std::int64_t>(bn, s.n - c * bn);
+    };
+    std::vector<char> row_seen(gm), col_seen(gn);
+    for (std::int64_t lo = 0; lo < tiles; lo += per_wave) {
+        const std::int64_t hi = std::min(tiles, lo + per_wave);
+        std::fill(row_seen.begin(), row_seen.end(), 0);
+        std::fill(col_seen.begin(), col_seen.end(), 0);
+        for (std::int64_t t = lo; t < hi; ++t) {
+            row_seen[t / gn] = 1;
+            col_seen[t % gn] = 1;
+        }
+        for (std::int64_t r = 0; r < gm; ++r)
+            if (row_seen[r]) w.a_bytes += 4.0 * double(strip_rows(r)) * double(s.k);
+        for (std::int64_t c = 0; c < gn; ++c)
+            if (col_seen[c]) w.b_bytes += 4.0 * double(s.k) * double(strip_cols(c));
+    }
+    return w;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Textbook global traffic of a BM×BN block-tiled kernel (seed 003's block tiling with a
+// rectangular tile): A is re-read once per column of tiles (N/BN times), B once per row of tiles
+// (M/BM times), C read and written once.
+[[nodiscard]] inline double block_tiled_bytes(const shape& s, int bm, int bn) {
+    const double mnk = double(s.m) * double(s.n) * double(s.k);
+    return (mnk / bn + mnk / bm + 2.0 * double(s.m) * double(s.n)) * 4.0;
+}
+
+// Executed FP32 operations of a kernel whose every thread of the padded grid runs the inner loop
+// over K rounded up to BK (zero-filled edge tiles) and whose guarded epilogue does one FMUL and
+// one FFMA per real output.
+[[nodiscard]] inline double padded_flops(const shape& s, int bm, int bn, int bk) {
+    const auto up = [](std::int64_t x, std::int64_t to) { return (x + to - 1) / to * to; };
+    return 2.0 * double(up(s.m, bm)) * double(up(s.n, bn)) * double(up(s.k, bk)) +
+           3.0 * double(s.m) * double(s.n);
+}
+
+}  // namespace tgemm::kernels::tile_model

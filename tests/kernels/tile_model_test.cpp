@@ -1,0 +1,98 @@
+#include "tile_model.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace tgemm;
+using namespace tgemm::kernels::tile_model;
+
+namespace {
+
+lane_addresses from(auto f) {
+    lane_addresses a{};
+    for (int l = 0; l < 32; ++l) a[l] = f(l);
+    return a;
+}
+
+}  // namespace
+
+TEST(SmemWavefronts, ThirtyTwoBitAccesses) {
+    // 32 consecutive words: one per bank.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 4 * l; }), 4, smem_op::load), 1);
+    // Everyone on one word: a broadcast.
+    EXPECT_EQ(warp_wavefronts(from([](int) { return 0; }), 4, smem_op::load), 1);
+    // Stride of 2 words: lanes l and l + 16 share a bank.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 8 * l; }), 4, smem_op::load), 2);
+    // Stride of 32 words: all 32 lanes in bank 0.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 128 * l; }), 4, smem_op::store), 32);
+}
+
+TEST(SmemWavefronts, OneHundredTwentyEightBitLoads) {
+    // 512 contiguous bytes: 4 quarter-warp passes, no conflicts.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 16 * l; }), 16, smem_op::load), 4);
+    // Lanes n and n^1 share an address: packed into 2 passes.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 16 * (l / 2); }), 16, smem_op::load), 2);
+    // Lanes n and n^2 share an address: packed too.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 16 * ((l & 1) | (l >> 2) << 1); }), 16,
+                              smem_op::load),
+              2);
+    // Lanes 16 apart share an address, but no neighbour pairs: 4 passes.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 16 * (l % 16); }), 16, smem_op::load), 4);
+    // 16 lanes 32 bytes apart (seed 000's B fragment): within a quarter lanes t and t + 4 fall
+    // in the same bank group, 2 wavefronts per quarter.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 32 * (l % 16); }), 16, smem_op::load), 8);
+    // Stores are never packed.
+    EXPECT_EQ(warp_wavefronts(from([](int l) { return 16 * (l / 2); }), 16, smem_op::store), 4);
+}
+
+TEST(SmemWavefronts, PublicLadderWarptilingMatchesNsightCompute) {
+    // siboehm's warptiling kernel, 128×128×16, WM = WN = 64, WNITER = 4, TM = 8, TN = 4, 128
+    // threads: per warp per k, 2 LDS.128 of A (8 rows 32 bytes apart, 4 lanes each) and 4 of B
+    // (4 lanes 16 bytes apart, 8 lanes each). Nsight Compute on the H100 at 4096³: 0.34 G
+    // wavefronts (shared/reference/anchors.md).
+    const auto a = from([](int l) { return 32 * (l / 4); });
+    const auto b = from([](int l) { return 16 * (l % 4); });
+    EXPECT_EQ(warp_wavefronts(a, 16, smem_op::load), 2);
+    EXPECT_EQ(warp_wavefronts(b, 16, smem_op::load), 4);
+    const double per_warp_k = 2 * 2 + 4 * 4;  // 20
+    const double total = 1024.0 /*CTAs*/ * 4 /*warps*/ * 4096 /*k*/ * per_warp_k;
+    EXPECT_NEAR(total / 0.34e9, 1.0, 0.02);
+}
+
+TEST(GlobalSectors, ContiguousSegments) {
+    // A 4096-float row read 128 floats per request, float4 per lane: 16 sectors per request.
+    EXPECT_EQ(strided_sectors(1, 4096, 128, 32, 4, 4, 0), 512);
+    // Lanes 32 bytes apart reading 16 bytes: every sector touched, half of it used.
+    EXPECT_EQ(strided_sectors(1, 4096, 128, 16, 8, 4, 0), 512);
+    // Rows 4 floats off a sector boundary (N = 4100): a 64-byte segment spans 3 sectors when it
+    // starts 16 bytes into one.
+    EXPECT_EQ(strided_sectors(2, 4100, 16, 4, 4, 4, 0),
+              /*row 0*/ 257 * 2 - 1 + /*row 1: 16 B off*/ (256 * 3 + 1));
+    // Guarded lanes past the row end issue nothing: a 10-float row, 8-float segments.
+    EXPECT_EQ(strided_sectors(1, 10, 8, 2, 4, 4, 0), 1 + 1);
+}
+
+TEST(Occupancy, RegistersThreadsAndSharedMemoryLimitCtas) {
+    EXPECT_EQ(ctas_per_sm(256, 128, 8 * 1024), 2);
+    EXPECT_EQ(ctas_per_sm(256, 110, 8 * 1024), 2);
+    EXPECT_EQ(ctas_per_sm(128, 177, 16 * 1024), 2);
+    EXPECT_EQ(ctas_per_sm(256, 255, 80 * 1024), 1);
+    EXPECT_EQ(ctas_per_sm(256, 64, 120 * 1024), 1);  // shared memory binds
+    EXPECT_EQ(ctas_per_sm(1024, 32, 0), 2);          // threads bind
+}
+
+TEST(DramWaves, FitsInL2MeansCompulsory) {
+    const shape s{1024, 1024, 1024};
+    const auto w = dram_reads(s, 128, 128, 264, model_context{});
+    EXPECT_DOUBLE_EQ(w.total(), 3.0 * 4 * 1024 * 1024);
+}
+
+TEST(DramWaves, EachWaveRereadsItsStrips) {
+    // 4096³, 128×128 tiles, 264 CTAs per wave: 4 waves over 32 columns of tiles each; A rows
+    // touched 9 + 9 + 9 + 8 = 35 strips of 2 MiB, B 4 × 32 strips of 2 MiB, C once.
+    const shape s{4096, 4096, 4096};
+    const auto w = dram_reads(s, 128, 128, 264, model_context{});
+    EXPECT_EQ(w.waves, 4);
+    EXPECT_DOUBLE_EQ(w.a_bytes, 35.0 * 2 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(w.b_bytes, 128.0 * 2 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(w.c_bytes, 64.0 * 1024 * 1024);
+}
