@@ -64,7 +64,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
     const auto kept = write_profile(profile_path, outcome.result);
     if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
     out << "wrote " << profile_path.string() << "\n";
-    render_report(outcome.result, out_dir, profile_path.string());
+    render::render_report(outcome.result, out_dir, profile_path.string());
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";
     for (const auto& f : outcome.failures) err << "tgemm-roofline: " << f << "\n";
@@ -98,14 +98,14 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
         err << "tgemm-roofline: no " << t.key << " on this machine"
             << (o.offline ? " used (--offline)" : "") << "; rendering the stored profile from "
             << stored->origin << " (measured " << stored->data.env.date << ")\n";
-        render_report(stored->data, out_dir, stored->origin);
+        render::render_report(stored->data, out_dir, stored->origin);
     } else {
         err << "tgemm-roofline: no " << t.key << " here and no stored profile at "
             << profile_path.string() << "; rendering the PREDICTED roofline from the spec and "
             << "the models (nothing is measured)\n";
         const auto p =
             predict_profile(find_gpu(t.key), rungs, shapes, command_line, utc_now_iso8601());
-        render_report(p, out_dir, "prediction from the spec database and the refined models");
+        render::render_report(p, out_dir, "prediction from the spec database and the refined models");
     }
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";

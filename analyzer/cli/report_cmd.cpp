@@ -13,7 +13,7 @@ int run_report(const report_options& o, std::ostream& out, std::ostream&) {
     const std::filesystem::path dir =
         o.out.empty() ? std::filesystem::path("reports") / p.gpu.key : std::filesystem::path(o.out);
     ensure_writable_dir(dir);
-    render_report(p, dir, o.profile);
+    render::render_report(p, dir, o.profile);
     out << "wrote " << (dir / "report.md").string() << " and " << (dir / "roofline.png").string()
         << "\n";
     return 0;

@@ -69,7 +69,9 @@ TEST_F(Cli, BadSizesAreRejected) {
     EXPECT_EQ(dash.code, 2);
     EXPECT_EQ(lines(dash.err), 1) << dash.err;
     expect_one_line_error(run({"--gpu", "a100", "--sizes", "x", "--out", m_dir.string()}),
-                          "size 'x' is not a number");
+                          "size 'x' must be N or MxNxK");
+    expect_one_line_error(run({"--gpu", "a100", "--sizes", "12a", "--out", m_dir.string()}),
+                          "size '12a' is not a number");
     EXPECT_TRUE(fs::is_empty(m_dir));  // nothing written on bad input
 }
 
