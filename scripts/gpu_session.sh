@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 B=${BUILD_DIR:-build-h100}
-LOGS=${LOGS:-${OUT:-.}/logs}
+LOGS=${LOGS:-/tmp/tgemm-gpu-logs}
 mkdir -p "$LOGS"
 BIN=$B/tgemm-roofline
 status=0

@@ -57,8 +57,9 @@ workspace::workspace(const shape& s, float alpha_, float beta_, std::int64_t l2_
     upload(b, hb);
     upload(c0, hc);
     if (l2_bytes > 0) {
-        flush = device_buffer(static_cast<std::size_t>(3 * l2_bytes / sizeof(float)) + 1024);
-        TGEMM_CUDA(cudaMemset(flush.get(), 0, flush.bytes()));
+        // cudaMalloc returns 256-byte aligned memory; a multiple of 32 floats keeps whole lines.
+        const auto floats = static_cast<std::size_t>(3 * l2_bytes / sizeof(float));
+        flush = device_buffer((floats + 31) / 32 * 32);
     }
     if (!cublas) return;
 
@@ -98,8 +99,7 @@ void workspace::restore_c() const {
 
 void workspace::flush_l2() const {
     if (flush.size() == 0) TGEMM_THROW(internal, "this workspace has no L2 flush buffer");
-    // The last element of the flush buffer doubles as the sink: it is never read back.
-    flush_l2_by_reading(flush.get(), flush.size() - 1024, flush.get() + flush.size() - 1, stream);
+    tgemm::flush_l2(flush.get(), flush.size(), stream);
     TGEMM_CUDA(cudaGetLastError());
 }
 

@@ -22,11 +22,11 @@ struct workspace {
     device_buffer a, b, c0, c;
     std::vector<float> reference;  // αAB + βC from cuBLAS, pedantic FP32
     std::vector<float> tolerance;  // per-element bound on |got − reference|
-    device_buffer flush;           // 3× L2: reading it evicts everything else
+    device_buffer flush;           // 3× L2 of scratch for flush_l2
 
     // Puts the original C back (β ≠ 0 makes each launch consume its input).
     void restore_c() const;
-    // Evicts L2 by writing the flush buffer.
+    // Leaves L2 empty of valid lines (see collect/l2_flush.hpp).
     void flush_l2() const;
 };
 
