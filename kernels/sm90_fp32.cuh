@@ -85,22 +85,28 @@ struct tile_config {
     static_assert(smem_bytes <= 227 * 1024, "an sm_90 CTA gets at most 227 KB of shared memory");
 };
 
-// Named configurations: CTA tile, BK, warp tile, thread tile, stages, CTAs per SM that the
-// register budget must allow. The rung uses `rung_config`; the sweep tries all of `sweep`.
-// 8 warps of 64×64, 8×16 outputs per lane, one CTA per SM.
+// Named configurations: CTA tile, BK, warp tile, lane tile, stages, and the CTAs per SM that
+// the register budget must allow (__launch_bounds__). The rung uses `rung_config`; the sweep
+// (bench/tune_sm90_fp32.cu) times them all. The whole BK-deep step is unrolled, so BK also sets
+// the main loop's code size: 8×16 lanes run BK·128 FFMAs (16 bytes each) per barrier.
+//
+// 8 warps of 64×64, 8×16 outputs per lane, one CTA per SM (255 registers).
+using cfg_128x256_k8_w64x64_t8x16_s4 = tile_config<128, 256, 8, 64, 64, 8, 16, 4, 1>;
 using cfg_128x256_k16_w64x64_t8x16_s3 = tile_config<128, 256, 16, 64, 64, 8, 16, 3, 1>;
 using cfg_128x256_k16_w64x64_t8x16_s4 = tile_config<128, 256, 16, 64, 64, 8, 16, 4, 1>;
 using cfg_128x256_k32_w64x64_t8x16_s3 = tile_config<128, 256, 32, 64, 64, 8, 16, 3, 1>;
+using cfg_256x128_k8_w64x64_t8x16_s4 = tile_config<256, 128, 8, 64, 64, 8, 16, 4, 1>;
 using cfg_256x128_k16_w64x64_t8x16_s3 = tile_config<256, 128, 16, 64, 64, 8, 16, 3, 1>;
-using cfg_256x128_k32_w64x64_t8x16_s3 = tile_config<256, 128, 32, 64, 64, 8, 16, 3, 1>;
-// The same 8×16 lanes in 32×128 warp tiles (4 lanes along M, 8 along N).
+// The same lanes in 32×128 warp tiles (4 lanes along M, 8 along N).
 using cfg_128x256_k16_w32x128_t8x16_s3 = tile_config<128, 256, 16, 32, 128, 8, 16, 3, 1>;
-// 4 warps of 64×64, 8×16 per lane, two CTAs per SM.
+// 4 warps of 64×64, 8×16 per lane, two CTAs per SM: the shape of cuBLAS's own FFMA kernels
+// (128×128×8, 2×2 warps).
+using cfg_128x128_k8_w64x64_t8x16_s3 = tile_config<128, 128, 8, 64, 64, 8, 16, 3, 2>;
+using cfg_128x128_k8_w64x64_t8x16_s4 = tile_config<128, 128, 8, 64, 64, 8, 16, 4, 2>;
 using cfg_128x128_k16_w64x64_t8x16_s3 = tile_config<128, 128, 16, 64, 64, 8, 16, 3, 2>;
-using cfg_128x128_k32_w64x64_t8x16_s3 = tile_config<128, 128, 32, 64, 64, 8, 16, 3, 2>;
-// 8 warps of 32×64, 8×8 per lane (at most 128 registers), two CTAs per SM.
+// 8 warps of 32×64 or 64×32, 8×8 per lane (at most 128 registers), two CTAs per SM.
+using cfg_128x128_k16_w64x32_t8x8_s3 = tile_config<128, 128, 16, 64, 32, 8, 8, 3, 2>;
 using cfg_128x128_k16_w32x64_t8x8_s3 = tile_config<128, 128, 16, 32, 64, 8, 8, 3, 2>;
-using cfg_128x128_k32_w32x64_t8x8_s3 = tile_config<128, 128, 32, 32, 64, 8, 8, 3, 2>;
 
 using rung_config = cfg_128x256_k16_w64x64_t8x16_s3;
 
