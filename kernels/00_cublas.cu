@@ -20,14 +20,14 @@ void launch_cublas(const gemm_args& g, const launch_context& ctx) {
                     std::string("cublasSgemm failed: ") + cublasGetStatusString(st));
 }
 
-rung_model model_cublas(const shape& s, const model_context&) {
+rung_model model_cublas(const shape& s, const model_context& mc) {
     rung_model m;
     m.textbook.flops = model::seed_flops(s);
     // No seed formula for a library kernel: the textbook row is the compulsory traffic.
     m.textbook.global_bytes = model::compulsory_read_bytes(s) + model::compulsory_write_bytes(s);
     m.textbook.formula = "compulsory: A, B, C read once, C written once, × 4 B";
     m.refined.set(keys::dram_read_bytes, model::compulsory_read_bytes(s));
-    m.refined.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+    m.refined.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
     m.refined.notes.push_back(
         "cuBLAS picks its own kernel per shape; only its compulsory DRAM traffic is modelled");
     return m;

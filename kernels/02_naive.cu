@@ -57,7 +57,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     double b_reads = b_bytes;
     if (b_bytes > 0.5 * mc.l2_bytes) b_reads = b_bytes * row_tiles;
     r.set(keys::dram_read_bytes, 4.0 * s.m * s.k + b_reads + 4.0 * s.m * s.n);
-    r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
     r.notes.push_back(
         "L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
         "128-byte line: N³/32 · 160 B for a cube");
