@@ -4,8 +4,9 @@
 #   scripts/tune_sm90_fp32.sh [BUILD_DIR] [tgemm-tune options ...]
 #
 # BUILD_DIR defaults to build-h100 and must be configured already (cmake -S . -B build-h100
-# -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90a). Without options the sweep runs 4096³, 8192³ and the
-# unaligned 1000×777×333 (which takes the 4-byte-copy path). Results go to BUILD_DIR/tune/:
+# -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90a). Without options the sweep runs 4096³, 8192³,
+# 1000×776×332 (float4 path with partial edge tiles) and 1000×777×333 (4-byte-copy path).
+# Results go to BUILD_DIR/tune/:
 # tune_sm90_fp32.txt (the table), tune_sm90_fp32.csv, and sass_summary.txt (per kernel: FFMA,
 # FMUL, FADD, LDS, LDGSTS and all instructions, when cuobjdump is on PATH or in CUDA_HOME).
 set -euo pipefail
@@ -26,7 +27,7 @@ cmake --build "$build" --target tgemm-tune
 out=$build/tune
 mkdir -p "$out"
 args=("$@")
-if [[ ${#args[@]} -eq 0 ]]; then args=(--sizes 4096,8192,1000x777x333); fi
+if [[ ${#args[@]} -eq 0 ]]; then args=(--sizes 4096,8192,1000x776x332,1000x777x333); fi
 
 status=0
 "$build/bench/tgemm-tune" "${args[@]}" --csv "$out/tune_sm90_fp32.csv" |
