@@ -18,6 +18,8 @@ using cfg = sm90_fp32::rung_config;
 // ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel of rung_config,
 // with no spills: one CTA per SM.
 constexpr int registers = 255;
+static_assert(registers * cfg::threads * cfg::min_ctas_per_sm <= 65536,
+              "update `registers` from ptxas -v when rung_config changes");
 
 void launch(const gemm_args& g, const launch_context& ctx) {
     const auto e = sm90_fp32::launch<cfg>(static_cast<int>(g.size.m), static_cast<int>(g.size.n),
