@@ -96,7 +96,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const int per_sm = tmod::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
     const auto dram = tmod::dram_reads(s, cfg::bm, cfg::bn, std::int64_t(per_sm) * mc.sm_count, mc);
     r.set(keys::dram_read_bytes, dram.total());
-    r.set(keys::dram_write_bytes, model::compulsory_write_bytes(s));
+    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
 
     const std::string bk = std::to_string(cfg::bk);
     r.notes.push_back("FLOPs: every thread of the padded grid runs K rounded up to " + bk +
