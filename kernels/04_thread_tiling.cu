@@ -1,0 +1,171 @@
+// Thread tiling without shared memory (lecture 004, v1.5): each thread computes a V×V block of
+// C, and each of its outputs still walks its own column of B, while a row of A is fetched once
+// and serves the V outputs of that row. The seed keeps the whole row in registers (a[N]); here
+// the row arrives in register chunks of KC words, which issues exactly the same loads.
+#include <string>
+
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "reg_tiling_model.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+namespace {
+
+namespace rt = kernels::reg_tiling;
+
+constexpr int v = 4;           // outputs per thread along each side (the seed's V)
+constexpr int kc = 4;          // words of an A row held in registers at a time
+constexpr int threads_x = 32;  // a warp spans one row of threads: its loads of B coalesce
+constexpr int threads_y = 8;
+constexpr int threads = threads_x * threads_y;
+constexpr int bm = threads_y * v;  // 32 rows of C per CTA
+constexpr int bn = threads_x * v;  // 128 columns of C per CTA
+// Five CTAs per SM: ptxas (nvcc 13.0, sm_90) fills the 48 registers that leaves without
+// spilling (40 unbounded; asking for six CTAs makes it spill). The DRAM model's CTAs in flight
+// follow from these numbers (check with ncu's launch__registers_per_thread).
+constexpr int min_ctas_per_sm = 5;
+constexpr int registers = 48;
+static_assert(threads_x == 32, "a warp must be one row of threads so A is a broadcast");
+static_assert(threads % 32 == 0, "whole warps only");
+static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, 0) >= min_ctas_per_sm,
+              "the register budget must admit the CTAs per SM the launch bounds ask for");
+static_assert(kc >= 1 && kc <= 16, "the A chunk lives in registers next to V² accumulators");
+
+// Thread (tx, ty) owns rows row0 + i (i < V, adjacent, as in the seed) and columns col0 + 32·j
+// (j < V). The columns are a warp-width apart instead of adjacent so that, for each j, the 32
+// lanes of a warp read 32 adjacent words of B; the number of loads, and so the seed's formula,
+// is the same either way.
+__global__ void __launch_bounds__(threads, min_ctas_per_sm)
+    thread_tiling_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
+                         float beta, float* c) {
+    const int row0 = blockIdx.y * bm + threadIdx.y * v;
+    const int col0 = blockIdx.x * bn + threadIdx.x;
+    float acc[v][v] = {};
+#pragma unroll
+    for (int i = 0; i < v; ++i) {
+        const int row = row0 + i;
+        const bool row_ok = row < m;
+        const float* a_row = a + static_cast<long>(row) * k;
+        // Every thread walks K rounded up to KC whatever its position, so the FFMA count is
+        // the same for all threads; out-of-range words load as zero.
+        for (int k0 = 0; k0 < k; k0 += kc) {
+            float a_chunk[kc];
+#pragma unroll
+            for (int kk = 0; kk < kc; ++kk)
+                a_chunk[kk] = (row_ok && k0 + kk < k) ? a_row[k0 + kk] : 0.0f;
+#pragma unroll
+            for (int j = 0; j < v; ++j) {
+                const int col = col0 + j * threads_x;
+                const bool col_ok = col < n;
+#pragma unroll
+                for (int kk = 0; kk < kc; ++kk) {
+                    const int kx = k0 + kk;
+                    const float bv = (col_ok && kx < k) ? b[static_cast<long>(kx) * n + col] : 0.0f;
+                    acc[i][j] = fmaf(a_chunk[kk], bv, acc[i][j]);
+                }
+            }
+        }
+    }
+    // β·C first, then one FMA: an FMUL and an FFMA per output, both behind the guard, so
+    // threads of the padded edge add nothing to the count.
+#pragma unroll
+    for (int i = 0; i < v; ++i) {
+#pragma unroll
+        for (int j = 0; j < v; ++j) {
+            const int row = row0 + i;
+            const int col = col0 + j * threads_x;
+            if (row < m && col < n) {
+                const long idx = static_cast<long>(row) * n + col;
+                const float scaled_c = beta * c[idx];
+                c[idx] = fmaf(alpha, acc[i][j], scaled_c);
+            }
+        }
+    }
+}
+
+dim3 grid_of(const shape& s) {
+    return {static_cast<unsigned>(model::ceil_div(s.n, bn)),
+            static_cast<unsigned>(model::ceil_div(s.m, bm))};
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    thread_tiling_kernel<<<grid_of(g.size), dim3(threads_x, threads_y), 0, ctx.stream>>>(
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
+        g.a, g.b, g.beta, g.c);
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    rung_model m;
+    const double mnk = double(s.m) * double(s.n) * double(s.k);
+    m.textbook.flops = model::seed_flops(s);
+    // Per thread K·V words of A and K·V² of B; MN/V² threads.
+    m.textbook.global_bytes = (mnk / v + mnk) * model::fp32_bytes;
+    m.textbook.formula = "(MNK/V + MNK)·4 B, V = 4: N³/V + N³ loads for a cube (lecture 004 v1.5)";
+    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), v, 1);
+
+    auto& r = m.refined;
+    const auto mp = model::round_up(s.m, bm);
+    const auto np = model::round_up(s.n, bn);
+    const auto kp = model::round_up(s.k, kc);
+    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+
+    // L1. A: per (warp, i, k) one broadcast sector when the row exists; every row is read by
+    // one warp per CTA column. B: per (warp, i, j, k) the sectors of 32 adjacent words; summed
+    // over j and the CTA columns that is one pass over row k in 32-word pieces, repeated by
+    // each of the mp/V thread rows for each of its V rows, mp passes in all.
+    const double gx = double(model::ceil_div(s.n, bn));
+    const double a_sectors = double(s.m) * gx * double(s.k);
+    const double b_sectors = double(mp) * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
+    const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, 32, 1));
+    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+    r.set(keys::smem_load_wavefronts, 0);
+    r.set(keys::smem_store_wavefronts, 0);
+
+    const int per_sm = rt::ctas_per_sm(threads, registers, 0);
+    const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
+    r.set(keys::dram_read_bytes, d.read_bytes());
+    r.set(keys::dram_write_bytes, d.write_bytes);
+
+    r.notes.push_back(
+        "FLOPs: every thread of the padded grid runs V²·K rounded up to 4 FFMAs "
+        "(zeros beyond the edges); the FMUL + FFMA epilogue runs for the M·N real "
+        "outputs only");
+    r.notes.push_back("L1 A: one broadcast sector per warp, row and k: M·⌈N/128⌉·K sectors");
+    r.notes.push_back(
+        "L1 B: each of V² outputs per thread reads its column; a warp's request is "
+        "32 adjacent words (4 sectors when aligned): padded M · K·N/8 sectors");
+    r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
+    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
+                      std::to_string(per_sm) + " CTAs per SM; " + std::to_string(d.waves) +
+                      " waves of " + std::to_string(d.ctas_per_wave) +
+                      " CTAs, each wave reads the A and B strips it touches unless the previous "
+                      "wave's strips fit in half the L2");
+    r.notes.push_back("DRAM writes: C once, less the last wave's tiles still dirty in L2");
+    return m;
+}
+
+rung make() {
+    return {.id = "thread_tiling",
+            .display_name = "Thread tiling 4×4 (no shared memory)",
+            .order = 40,
+            .seed = "lecture 004 v1.5 (seed 004)",
+            .params =
+                "V = 4: 4×4 outputs per thread, 32×8 threads, 32×128 C tile per CTA, A row "
+                "in 4-word register chunks",
+            .kernel_symbol = "thread_tiling_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
+                if (model::ceil_div(s.m, bm) > 65535)
+                    return "M = " + std::to_string(s.m) + " needs more than 65535 CTA rows of " +
+                           std::to_string(bm);
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

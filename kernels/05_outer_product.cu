@@ -1,0 +1,159 @@
+// Outer-product register tiling (lecture 004, v2): each thread computes a V×V block of C as a
+// sum over k of outer products a[0..V) × b[0..V), so every word it loads from A or B serves V
+// outputs instead of one. Registers per thread: V² accumulators + 2V operands.
+#include <string>
+
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "reg_tiling_model.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+namespace {
+
+namespace rt = kernels::reg_tiling;
+
+constexpr int v = 4;           // the seed's V
+constexpr int threads_x = 32;  // a warp spans one row of threads: its loads of B coalesce
+constexpr int threads_y = 8;
+constexpr int threads = threads_x * threads_y;
+constexpr int bm = threads_y * v;  // 32 rows of C per CTA
+constexpr int bn = threads_x * v;  // 128 columns of C per CTA
+// Five CTAs per SM fit when ptxas stays within 48 registers, which it does without spilling
+// (nvcc 13.0, sm_90). The DRAM model's CTAs in flight follow from these two numbers (check with
+// ncu's launch__registers_per_thread and launch__occupancy_limit_registers).
+constexpr int min_ctas_per_sm = 5;
+constexpr int registers = 48;
+static_assert(threads_x == 32, "a warp must be one row of threads so A is a broadcast");
+static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, 0) >= min_ctas_per_sm,
+              "the register budget must admit the CTAs per SM the launch bounds ask for");
+static_assert(v * v + 2 * v <= 64, "V² accumulators and 2V operands must fit in registers");
+
+// Thread (tx, ty) owns rows row0 + i (adjacent, as in the seed) and columns col0 + 32·j: the
+// columns are a warp-width apart so that the warp's load of b[j] is 32 adjacent words. The
+// seed's loads per thread (2V per k) do not depend on that choice.
+__global__ void __launch_bounds__(threads, min_ctas_per_sm)
+    outer_product_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
+                         float beta, float* c) {
+    const int row0 = blockIdx.y * bm + threadIdx.y * v;
+    const int col0 = blockIdx.x * bn + threadIdx.x;
+    bool row_ok[v];
+    bool col_ok[v];
+#pragma unroll
+    for (int t = 0; t < v; ++t) {
+        row_ok[t] = row0 + t < m;
+        col_ok[t] = col0 + t * threads_x < n;
+    }
+    const float* a_col = a + static_cast<long>(row0) * k;  // A[row0][0]
+    const float* b_row = b + col0;                         // B[0][col0]
+    float acc[v][v] = {};
+    // Threads past the edges still run the loop on zeros, so every thread issues V²·K FFMAs.
+    for (int kx = 0; kx < k; ++kx) {
+        float av[v];
+        float bv[v];
+#pragma unroll
+        for (int t = 0; t < v; ++t) {
+            av[t] = row_ok[t] ? a_col[static_cast<long>(t) * k + kx] : 0.0f;
+            bv[t] = col_ok[t] ? b_row[static_cast<long>(kx) * n + t * threads_x] : 0.0f;
+        }
+#pragma unroll
+        for (int i = 0; i < v; ++i)
+#pragma unroll
+            for (int j = 0; j < v; ++j) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+    }
+    // β·C first, then one FMA: an FMUL and an FFMA per output, both behind the guard.
+#pragma unroll
+    for (int i = 0; i < v; ++i) {
+#pragma unroll
+        for (int j = 0; j < v; ++j) {
+            if (row_ok[i] && col_ok[j]) {
+                const long idx = static_cast<long>(row0 + i) * n + col0 + j * threads_x;
+                const float scaled_c = beta * c[idx];
+                c[idx] = fmaf(alpha, acc[i][j], scaled_c);
+            }
+        }
+    }
+}
+
+dim3 grid_of(const shape& s) {
+    return {static_cast<unsigned>(model::ceil_div(s.n, bn)),
+            static_cast<unsigned>(model::ceil_div(s.m, bm))};
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    outer_product_kernel<<<grid_of(g.size), dim3(threads_x, threads_y), 0, ctx.stream>>>(
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
+        g.a, g.b, g.beta, g.c);
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    rung_model m;
+    const double mnk = double(s.m) * double(s.n) * double(s.k);
+    m.textbook.flops = model::seed_flops(s);
+    // Per thread 2V words per k, K·2V in all; MN/V² threads.
+    m.textbook.global_bytes = 2.0 * mnk / v * model::fp32_bytes;
+    m.textbook.formula = "2MNK/V·4 B, V = 4: 2N³/V loads for a cube (lecture 004 v2)";
+    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), v, v);
+
+    auto& r = m.refined;
+    const auto mp = model::round_up(s.m, bm);
+    const auto np = model::round_up(s.n, bn);
+    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(s.k) + 3.0 * double(s.m) * s.n);
+
+    // L1. A: per (warp, i, k) one broadcast sector when the row exists. B: per (warp, j, k)
+    // the sectors of 32 adjacent words; over j and the CTA columns that is one pass over row k
+    // in 32-word pieces, once per thread row of the padded grid (mp/V of them).
+    const double gx = double(model::ceil_div(s.n, bn));
+    const double a_sectors = double(s.m) * gx * double(s.k);
+    const double b_sectors = double(mp / v) * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
+    const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, 32, 1));
+    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+    r.set(keys::smem_load_wavefronts, 0);
+    r.set(keys::smem_store_wavefronts, 0);
+
+    const int per_sm = rt::ctas_per_sm(threads, registers, 0);
+    const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
+    r.set(keys::dram_read_bytes, d.read_bytes());
+    r.set(keys::dram_write_bytes, d.write_bytes);
+
+    r.notes.push_back(
+        "FLOPs: every thread of the padded grid runs V²·K FFMAs (zeros beyond the "
+        "edges); the FMUL + FFMA epilogue runs for the M·N real outputs only");
+    r.notes.push_back("L1 A: one broadcast sector per warp, row and k: M·⌈N/128⌉·K sectors");
+    r.notes.push_back(
+        "L1 B: per warp and k, V requests of 32 adjacent words (4 sectors when "
+        "aligned): padded M/V · K·N/8 sectors");
+    r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
+    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
+                      std::to_string(per_sm) + " CTAs per SM; " + std::to_string(d.waves) +
+                      " waves of " + std::to_string(d.ctas_per_wave) +
+                      " CTAs, each wave reads the A and B strips it touches unless the previous "
+                      "wave's strips fit in half the L2");
+    r.notes.push_back("DRAM writes: C once, less the last wave's tiles still dirty in L2");
+    return m;
+}
+
+rung make() {
+    return {.id = "outer_product",
+            .display_name = "Outer-product register tiling 4×4",
+            .order = 50,
+            .seed = "lecture 004 v2 (seed 004)",
+            .params =
+                "V = 4: 4×4 outputs per thread from 4 + 4 operands per k (V² + 2V = 24 "
+                "registers of data), 32×8 threads, 32×128 C tile per CTA",
+            .kernel_symbol = "outer_product_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
+                if (model::ceil_div(s.m, bm) > 65535)
+                    return "M = " + std::to_string(s.m) + " needs more than 65535 CTA rows of " +
+                           std::to_string(bm);
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

@@ -1,0 +1,211 @@
+// Shared memory plus register tiling (lecture 004, v3): a CTA computes an L×L block of C, stages
+// S-deep slices of A and B in shared memory by cooperative fetching, and each thread computes a
+// V×V block from them as outer products. Each word fetched from global memory serves L outputs
+// of the CTA, each word read from shared memory serves V outputs of the thread.
+#include <string>
+
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "reg_tiling_model.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+namespace {
+
+namespace rt = kernels::reg_tiling;
+
+constexpr int l = 64;        // the seed's L: C tile per CTA is L×L
+constexpr int s_depth = 8;   // the seed's S: depth of a staged slice of K
+constexpr int v = 4;         // the seed's V: C block per thread is V×V
+constexpr int side = l / v;  // threads along each side of the CTA
+constexpr int threads = side * side;
+// sA holds the slice of A transposed, k-major like the seed's sA[S][L], so a thread's V rows are
+// one float4. Its rows are padded by 4 words: the transposing stores of a warp (4 rows of A ×
+// 8 k) then land on 32 different banks, and rows stay 16-byte aligned for the float4 reads.
+constexpr int sa_pitch = l + 4;
+constexpr int smem_bytes = (s_depth * sa_pitch + s_depth * l) * 4;
+// Four CTAs per SM: ptxas (nvcc 13.0, sm_90) takes 63 of the 64 registers that leaves (51
+// unbounded; five CTAs would need 48). The DRAM model's CTAs in flight follow from these numbers
+// (check with ncu's launch__registers_per_thread).
+constexpr int min_ctas_per_sm = 4;
+constexpr int registers = 63;
+static_assert(v == 4, "a thread reads its V rows of sA and V columns of sB as one float4 each");
+static_assert(l % v == 0 && threads % 32 == 0, "whole threads per side and whole warps");
+static_assert(side == 16, "a warp must span one thread row pair: lanes 0-15 and 16-31");
+static_assert(l * s_depth % threads == 0, "every thread fetches the same number of words");
+static_assert(threads % s_depth == 0 && threads % l == 0 && 32 % s_depth == 0,
+              "the fetch maps a warp to whole rows of the A slice and one row piece of B");
+static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+              "the register budget must admit the CTAs per SM the launch bounds ask for");
+static_assert(sa_pitch % 4 == 0, "sA rows must stay 16-byte aligned for float4 reads");
+
+__global__ void __launch_bounds__(threads, min_ctas_per_sm)
+    smem_register_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
+                         float beta, float* c) {
+    __shared__ __align__(16) float sa[s_depth][sa_pitch];  // (k, row of the CTA tile)
+    __shared__ __align__(16) float sb[s_depth][l];         // (k, column of the CTA tile)
+    const int tid = threadIdx.x;
+    const int tx = tid % side;  // column block of the thread
+    const int ty = tid / side;  // row block of the thread
+    const int tile_row = blockIdx.y * l;
+    const int tile_col = blockIdx.x * l;
+    // Cooperative fetching: consecutive threads take consecutive words of a row of A (along K)
+    // or of B (along N), so each warp request reads whole 32-byte sectors.
+    constexpr int a_rows_per_pass = threads / s_depth;  // 32
+    constexpr int b_rows_per_pass = threads / l;        // 4
+    const int a_k = tid % s_depth;
+    const int a_r = tid / s_depth;
+    const int b_c = tid % l;
+    const int b_k = tid / l;
+
+    float acc[v][v] = {};
+    // Every thread runs K rounded up to S; words beyond the edges are staged as zeros.
+    for (int k0 = 0; k0 < k; k0 += s_depth) {
+#pragma unroll
+        for (int p = 0; p < s_depth * l / threads; ++p) {
+            const int r = a_r + p * a_rows_per_pass;
+            const int row = tile_row + r;
+            const int kx = k0 + a_k;
+            sa[a_k][r] = (row < m && kx < k) ? a[static_cast<long>(row) * k + kx] : 0.0f;
+        }
+#pragma unroll
+        for (int p = 0; p < s_depth * l / threads; ++p) {
+            const int kr = b_k + p * b_rows_per_pass;
+            const int col = tile_col + b_c;
+            const int kx = k0 + kr;
+            sb[kr][b_c] = (kx < k && col < n) ? b[static_cast<long>(kx) * n + col] : 0.0f;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int ki = 0; ki < s_depth; ++ki) {
+            const float4 av = *reinterpret_cast<const float4*>(&sa[ki][ty * v]);
+            const float4 bv = *reinterpret_cast<const float4*>(&sb[ki][tx * v]);
+            const float ar[v] = {av.x, av.y, av.z, av.w};
+            const float br[v] = {bv.x, bv.y, bv.z, bv.w};
+#pragma unroll
+            for (int i = 0; i < v; ++i)
+#pragma unroll
+                for (int j = 0; j < v; ++j) acc[i][j] = fmaf(ar[i], br[j], acc[i][j]);
+        }
+        __syncthreads();
+    }
+    // β·C first, then one FMA: an FMUL and an FFMA per output, both behind the guard.
+#pragma unroll
+    for (int i = 0; i < v; ++i) {
+#pragma unroll
+        for (int j = 0; j < v; ++j) {
+            const int row = tile_row + ty * v + i;
+            const int col = tile_col + tx * v + j;
+            if (row < m && col < n) {
+                const long idx = static_cast<long>(row) * n + col;
+                const float scaled_c = beta * c[idx];
+                c[idx] = fmaf(alpha, acc[i][j], scaled_c);
+            }
+        }
+    }
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.n, l)),
+                    static_cast<unsigned>(model::ceil_div(g.size.m, l)));
+    smem_register_kernel<<<grid, threads, 0, ctx.stream>>>(
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
+        g.a, g.b, g.beta, g.c);
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    rung_model m;
+    const double mnk = double(s.m) * double(s.n) * double(s.k);
+    m.textbook.flops = model::seed_flops(s);
+    // Global: 2·L·K words per CTA, MN/L² CTAs. Shared: 2·V·K words per thread, MN/V² threads.
+    m.textbook.global_bytes = 2.0 * mnk / l * model::fp32_bytes;
+    m.textbook.formula = "2MNK/L·4 B, L = 64: 2N³/L global loads for a cube (lecture 004 v3)";
+    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), v, v);
+    m.textbook.smem_accesses = 2.0 * mnk / v;
+
+    auto& r = m.refined;
+    const auto mp = model::round_up(s.m, l);
+    const auto np = model::round_up(s.n, l);
+    const auto kp = model::round_up(s.k, s_depth);
+    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+
+    // L1. Per slice a warp reads 4 rows × 8 words of A (twice) and 32 adjacent words of one row
+    // of B (twice): over the grid, every row of A in 8-word pieces once per CTA column and every
+    // row of B in 32-word pieces once per CTA row. The epilogue's request (i, j) covers two rows
+    // of C, 16 lanes each, 4 words apart: 8 sectors per row when aligned, each sector touched by
+    // the 4 requests j = 0..3.
+    const double gx = double(model::ceil_div(s.n, l));
+    const double gy = double(model::ceil_div(s.m, l));
+    const double a_sectors =
+        gx * double(rt::strided_row_sectors(s.m, s.k, s_depth, 1, 32 / s_depth));
+    const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
+    const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, l, v));
+    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+
+    // Shared, per warp and slice. Stores: 2 STS of A (transposed, conflict-free thanks to the
+    // pad) + 2 STS of B (32 adjacent words) = 4 wavefronts. Loads per ki: the float4 of sA is
+    // one address for lanes 0-15 and one for lanes 16-31, so lanes pair up and it takes 2
+    // wavefronts; the float4 of sB is 16 adjacent float4s repeated by both half-warps, 4 passes
+    // of 8 lanes × 16 B = 4 wavefronts. 6 per ki, 48 per slice, no bank conflicts.
+    const double warp_slices = gx * gy * (threads / 32) * double(kp / s_depth);
+    r.set(keys::smem_store_wavefronts, warp_slices * 4);
+    r.set(keys::smem_load_wavefronts, warp_slices * s_depth * (2 + 4));
+    r.set(keys::smem_load_bank_conflicts, 0);
+
+    const int per_sm = rt::ctas_per_sm(threads, registers, smem_bytes);
+    const auto d = rt::estimate_wave_dram(s, l, l, per_sm, mc);
+    r.set(keys::dram_read_bytes, d.read_bytes());
+    r.set(keys::dram_write_bytes, d.write_bytes);
+
+    r.notes.push_back(
+        "FLOPs: every thread of the padded grid runs V²·K rounded up to S = 8 "
+        "FFMAs (zero-filled slices); the FMUL + FFMA epilogue runs for the M·N real "
+        "outputs only");
+    r.notes.push_back(
+        "L1 A: 4 sectors per warp request (4 rows × 8 words), every row of A once "
+        "per CTA column");
+    r.notes.push_back("L1 B: 32 adjacent words per warp request, every row of B once per CTA row");
+    r.notes.push_back(
+        "L1 C: a thread's 4 adjacent outputs are 4 requests 16 B apart per lane: "
+        "each 32-byte sector of C is touched 4 times, read and written (MN/2 "
+        "sectors each for aligned rows)");
+    r.notes.push_back(
+        "shared loads: LDS.128 of sA pairs up lanes (one address per half-warp) → "
+        "2 wavefronts; LDS.128 of sB, 16 distinct float4s → 4 wavefronts; 48 per "
+        "warp per slice");
+    r.notes.push_back(
+        "shared stores: sA rows padded to 68 words make the transposing store "
+        "conflict-free; 4 wavefronts per warp per slice");
+    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
+                      std::to_string(per_sm) + " CTAs per SM; " + std::to_string(d.waves) +
+                      " waves of " + std::to_string(d.ctas_per_wave) +
+                      " CTAs, each wave reads the A and B strips it touches unless the previous "
+                      "wave's strips fit in half the L2");
+    r.notes.push_back("DRAM writes: C once, less the last wave's tiles still dirty in L2");
+    return m;
+}
+
+rung make() {
+    return {.id = "smem_register",
+            .display_name = "Shared memory + register tiling 64×64, 4×4 per thread",
+            .order = 60,
+            .seed = "lecture 004 v3 (seed 004)",
+            .params =
+                "L = 64, S = 8, V = 4: 64×64 C tile per CTA, 8-deep slices, 256 threads of "
+                "4×4 outputs, cooperative fetching",
+            .kernel_symbol = "smem_register_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
+                if (model::ceil_div(s.m, l) > 65535)
+                    return "M = " + std::to_string(s.m) + " needs more than 65535 CTA rows of " +
+                           std::to_string(l);
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

@@ -1,0 +1,222 @@
+// 2D block tiling (seeds 000/001, seed 003's "2D coarsening"): a CTA stages BM×BK of A and
+// BK×BN of B in shared memory per step of K, and each thread computes a TM×TN block of C as
+// outer products, so one word read from shared memory serves TM or TN outputs.
+#include <string>
+
+#include "common.cuh"
+#include "model/levels.hpp"
+#include "reg_tiling_model.hpp"
+#include "rung.hpp"
+
+namespace tgemm {
+namespace {
+
+namespace rt = kernels::reg_tiling;
+
+constexpr int bm = 128;                       // C tile rows per CTA
+constexpr int bn = 128;                       // C tile columns per CTA
+constexpr int bk = 8;                         // depth of a staged slice of K
+constexpr int tm = 8;                         // outputs per thread down a column
+constexpr int tn = 8;                         // outputs per thread along a row
+constexpr int threads = bm * bn / (tm * tn);  // 256
+constexpr int thread_cols = bn / tn;          // 16: a warp is two thread rows of 16
+constexpr int smem_bytes = (bm * bk + bk * bn) * 4;
+// Two CTAs per SM fit when ptxas stays within 128 registers, which it does without spilling
+// (nvcc 13.0, sm_90). The DRAM model's CTAs in flight follow from these numbers (check with
+// ncu's launch__registers_per_thread).
+constexpr int min_ctas_per_sm = 2;
+constexpr int registers = 128;
+static_assert(bm % tm == 0 && bn % tn == 0, "whole thread blocks per tile");
+static_assert(threads % 32 == 0 && 32 % thread_cols == 0, "a warp covers whole thread rows");
+static_assert(bm * bk % threads == 0 && bk * bn % threads == 0,
+              "every thread stages the same number of words of A and of B");
+static_assert(threads % bk == 0 && threads % bn == 0 && 32 % bk == 0,
+              "the fetch maps a warp to 4 rows × 8 words of A and to 32 words of one row of B");
+static_assert(bk % 4 == 0 && tn % 4 == 0, "thread rows of As and of Bs are read as float4s");
+static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+              "the register budget must admit the CTAs per SM the launch bounds ask for");
+
+// As keeps A's layout, row-major BM×BK, and a thread reads each of its TM rows as BK/4 float4s
+// along K; Bs is BK×BN and a thread reads its TN columns of a k as TN/4 float4s. Each staged
+// word is used TM (or TN) times from registers, which is the point of the rung.
+__global__ void __launch_bounds__(threads, min_ctas_per_sm)
+    blocktiling_2d_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
+                          float beta, float* c) {
+    __shared__ __align__(16) float as[bm * bk];  // (row, k)
+    __shared__ __align__(16) float bs[bk * bn];  // (k, column)
+    const int tid = threadIdx.x;
+    const int tc = tid % thread_cols;  // outputs columns tc·TN … + TN − 1
+    const int tr = tid / thread_cols;  // outputs rows tr·TM … + TM − 1
+    const int tile_row = blockIdx.y * bm;
+    const int tile_col = blockIdx.x * bn;
+    constexpr int a_rows_per_pass = threads / bk;  // 32
+    constexpr int b_rows_per_pass = threads / bn;  // 2
+    const int a_k = tid % bk;
+    const int a_r = tid / bk;
+    const int b_c = tid % bn;
+    const int b_k = tid / bn;
+
+    float acc[tm][tn] = {};
+    // Every thread runs K rounded up to BK; words beyond the edges are staged as zeros.
+    for (int k0 = 0; k0 < k; k0 += bk) {
+#pragma unroll
+        for (int p = 0; p < bm / a_rows_per_pass; ++p) {
+            const int r = a_r + p * a_rows_per_pass;
+            const int row = tile_row + r;
+            const int kx = k0 + a_k;
+            as[r * bk + a_k] = (row < m && kx < k) ? a[static_cast<long>(row) * k + kx] : 0.0f;
+        }
+#pragma unroll
+        for (int p = 0; p < bk / b_rows_per_pass; ++p) {
+            const int kr = b_k + p * b_rows_per_pass;
+            const int kx = k0 + kr;
+            const int cx = tile_col + b_c;
+            bs[kr * bn + b_c] = (kx < k && cx < n) ? b[static_cast<long>(kx) * n + cx] : 0.0f;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k4 = 0; k4 < bk; k4 += 4) {
+            float ar[tm][4];
+#pragma unroll
+            for (int i = 0; i < tm; ++i) {
+                const float4 a4 = *reinterpret_cast<const float4*>(&as[(tr * tm + i) * bk + k4]);
+                ar[i][0] = a4.x;
+                ar[i][1] = a4.y;
+                ar[i][2] = a4.z;
+                ar[i][3] = a4.w;
+            }
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                float br[tn];
+#pragma unroll
+                for (int j = 0; j < tn; j += 4) {
+                    const float4 b4 =
+                        *reinterpret_cast<const float4*>(&bs[(k4 + q) * bn + tc * tn + j]);
+                    br[j] = b4.x;
+                    br[j + 1] = b4.y;
+                    br[j + 2] = b4.z;
+                    br[j + 3] = b4.w;
+                }
+#pragma unroll
+                for (int i = 0; i < tm; ++i)
+#pragma unroll
+                    for (int j = 0; j < tn; ++j) acc[i][j] = fmaf(ar[i][q], br[j], acc[i][j]);
+            }
+        }
+        __syncthreads();
+    }
+    // β·C first, then one FMA: an FMUL and an FFMA per output, both behind the guard.
+#pragma unroll
+    for (int i = 0; i < tm; ++i) {
+#pragma unroll
+        for (int j = 0; j < tn; ++j) {
+            const int row = tile_row + tr * tm + i;
+            const int cx = tile_col + tc * tn + j;
+            if (row < m && cx < n) {
+                const long idx = static_cast<long>(row) * n + cx;
+                const float scaled_c = beta * c[idx];
+                c[idx] = fmaf(alpha, acc[i][j], scaled_c);
+            }
+        }
+    }
+}
+
+void launch(const gemm_args& g, const launch_context& ctx) {
+    const dim3 grid(static_cast<unsigned>(model::ceil_div(g.size.n, bn)),
+                    static_cast<unsigned>(model::ceil_div(g.size.m, bm)));
+    blocktiling_2d_kernel<<<grid, threads, 0, ctx.stream>>>(
+        static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
+        g.a, g.b, g.beta, g.c);
+}
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    rung_model m;
+    const double mnk = double(s.m) * double(s.n) * double(s.k);
+    m.textbook.flops = model::seed_flops(s);
+    // Seed 000: per thread K/8 slices × 2 operands × 4 loads, 64 outputs → K/64 per output;
+    // shared K/8 × 8 × 2 × 8 per thread → K/4 per output.
+    m.textbook.global_bytes = (mnk / bn + mnk / bm) * model::fp32_bytes;
+    m.textbook.formula = "(MNK/BN + MNK/BM)·4 B, BM = BN = 128: K/64 loads per output (seed 000)";
+    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), tm, tn);
+    m.textbook.smem_accesses = mnk / tn + mnk / tm;
+
+    auto& r = m.refined;
+    const auto mp = model::round_up(s.m, bm);
+    const auto np = model::round_up(s.n, bn);
+    const auto kp = model::round_up(s.k, bk);
+    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+
+    // L1. Per slice a warp reads 4 rows × 8 words of A (4 times) and 32 adjacent words of one
+    // row of B (4 times): over the grid, every row of A in 8-word pieces once per CTA column
+    // and every row of B in 32-word pieces once per CTA row. The epilogue's request (i, j) has
+    // lanes 8 words apart, one sector each: every element of C is its own sector, read and
+    // written.
+    const double gx = double(model::ceil_div(s.n, bn));
+    const double gy = double(model::ceil_div(s.m, bm));
+    const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, bk, 1, 32 / bk));
+    const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
+    const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, bn, tn));
+    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+
+    // Shared, per warp and slice. Stores: 4 STS into As and 4 into Bs, 32 adjacent words each:
+    // 8 wavefronts. Loads: TM·BK/4 = 16 LDS.128 of As with one address per half-warp (lanes
+    // pair up: 2 wavefronts each) and BK·TN/4 = 16 LDS.128 of Bs whose 16 distinct float4s sit
+    // 32 bytes apart: 4 passes of 8 lanes, each pass 2 float4s on every second group of 4
+    // banks → 8 wavefronts, 4 of them bank conflicts. 32 + 128 = 160 wavefronts, 64 conflicts.
+    const double warp_slices = gx * gy * (threads / 32) * double(kp / bk);
+    r.set(keys::smem_store_wavefronts, warp_slices * 8);
+    r.set(keys::smem_load_wavefronts, warp_slices * (tm * bk / 4 * 2 + bk * tn / 4 * 8));
+    r.set(keys::smem_load_bank_conflicts, warp_slices * (bk * tn / 4 * 4));
+
+    const int per_sm = rt::ctas_per_sm(threads, registers, smem_bytes);
+    const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
+    r.set(keys::dram_read_bytes, d.read_bytes());
+    r.set(keys::dram_write_bytes, d.write_bytes);
+
+    r.notes.push_back(
+        "FLOPs: every thread of the padded grid runs TM·TN·K rounded up to BK = 8 "
+        "FFMAs (zero-filled slices); the FMUL + FFMA epilogue runs for the M·N real "
+        "outputs only");
+    r.notes.push_back(
+        "L1 A: 4 sectors per warp request (4 rows × 8 words), every row of A once "
+        "per CTA column");
+    r.notes.push_back("L1 B: 32 adjacent words per warp request, every row of B once per CTA row");
+    r.notes.push_back(
+        "L1 C: a thread's 8 adjacent outputs are 8 requests with lanes 32 B apart: "
+        "one sector per element, MN sectors read and MN written");
+    r.notes.push_back(
+        "shared loads: 16 LDS.128 of As (2 wavefronts, lanes paired) + 16 LDS.128 "
+        "of Bs (8 wavefronts: thread columns 32 B apart hit every second group of "
+        "4 banks, 4 conflicts): 160 per warp per slice, 64 of them conflicts");
+    r.notes.push_back("shared stores: 8 conflict-free STS per warp per slice");
+    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
+                      std::to_string(per_sm) + " CTAs per SM; " + std::to_string(d.waves) +
+                      " waves of " + std::to_string(d.ctas_per_wave) +
+                      " CTAs, each wave reads the A and B strips it touches unless the previous "
+                      "wave's strips fit in half the L2");
+    r.notes.push_back("DRAM writes: C once, less the last wave's tiles still dirty in L2");
+    return m;
+}
+
+rung make() {
+    return {.id = "blocktiling_2d",
+            .display_name = "2D block tiling 128×128×8, 8×8 per thread",
+            .order = 80,
+            .seed = "seeds 000/001 (2D tiling); seed 003 kernel 04",
+            .params = "BM = BN = 128, BK = 8, TM = TN = 8: 256 threads, each an 8×8 block",
+            .kernel_symbol = "blocktiling_2d_kernel",
+            .launch = launch,
+            .model = model_fn,
+            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
+                if (model::ceil_div(s.m, bm) > 65535)
+                    return "M = " + std::to_string(s.m) + " needs more than 65535 CTA rows of " +
+                           std::to_string(bm);
+                return std::nullopt;
+            }};
+}
+
+}  // namespace
+}  // namespace tgemm
+
+TGEMM_REGISTER_RUNG(tgemm::make())

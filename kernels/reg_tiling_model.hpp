@@ -1,0 +1,173 @@
+#pragma once
+// Model arithmetic shared by the register- and block-tiling rungs 04–08: the seeds' count of
+// loads per output, the L1 sectors of strided warp requests, occupancy, and the DRAM traffic of
+// CTAs that march through K in waves. Host-only C++ (the rung files call it from their model
+// functions, the tests call it directly); derivations in docs/models/04_thread_tiling.md …
+// 08_blocktiling_2d.md.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/shape.hpp"
+#include "model/rung_model.hpp"
+
+namespace tgemm::kernels::reg_tiling {
+
+// ---------------------------------------------------------------------------------------------
+// Textbook: element loads per output (seeds 000/001). A thread that computes a tm×tn block of C
+// over a dot product of depth k loads each of its tm rows of A once (k·tm elements) and each of
+// its tn columns of B once (k·tn elements), and touches its own output once (the read of C for
+// β·C). Per output that is k/tn + k/tm + 1.
+//
+// The seeds' figure (17, 11, 9) is this count for a dot product of depth k = 8 (one BK = 8
+// slice) and four results per thread where tiling is used:
+//   one result per thread, 1×1:          8/1 + 8/1 + 1 = 17
+//   1D tiling, a column of four (4×1):   8/1 + 8/4 + 1 = 11
+//   2D tiling, a 2×2 block:              8/2 + 8/2 + 1 = 9
+[[nodiscard]] constexpr double loads_per_output(double k, int tm, int tn) {
+    return k / tn + k / tm + 1.0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// L1: the global-load counter adds up the 32-byte sectors each warp request touches, hits and
+// misses alike; lanes whose load is predicated off touch nothing.
+inline constexpr std::int64_t sector_bytes = 32;
+
+// Sectors touched when a rows×cols FP32 matrix is read in warp requests laid out like a tiled
+// fetch: rows go in groups of `rows_per_request` consecutive rows (groups start at row 0), and
+// columns in tiles of `tile_cols` (tiles start at column 0). Request j (j < stride) of a group
+// and tile starting at column c0 reads, in every row of the group, the columns c0 + stride·t + j
+// (t = 0, 1, …; those below cols and inside the tile). Examples: one coalesced 32-word row
+// piece per request is (1, 32, 1); a warp staging 4 rows × 8 words of A is (4, 8, 1); a thread
+// storing its 8 adjacent outputs one at a time is (1, 128, 8) for a 128-column tile. Sectors
+// shared by rows of one group count once, as the hardware counts them per request. Rows of a
+// request that are not adjacent (two thread rows of an epilogue) are separate requests here,
+// which is exact whenever those rows are at least 8 words long.
+[[nodiscard]] inline std::int64_t strided_row_sectors(std::int64_t rows, std::int64_t cols,
+                                                      std::int64_t tile_cols, std::int64_t stride,
+                                                      std::int64_t rows_per_request = 1) {
+    const std::int64_t group_rows = rows_per_request;
+    std::vector<std::int64_t> touched;
+    // Sectors of the requests of the group whose first row is g·group_rows, with n rows.
+    const auto group_sectors = [&](std::int64_t g, std::int64_t n) {
+        std::int64_t count = 0;
+        for (std::int64_t c0 = 0; c0 < cols; c0 += tile_cols) {
+            const std::int64_t end = std::min(cols, c0 + tile_cols);
+            for (std::int64_t j = 0; j < stride; ++j) {
+                touched.clear();
+                for (std::int64_t r = g * group_rows; r < g * group_rows + n; ++r)
+                    for (std::int64_t c = c0 + j; c < end; c += stride)
+                        touched.push_back((r * cols + c) * 4 / sector_bytes);
+                std::sort(touched.begin(), touched.end());
+                count += std::unique(touched.begin(), touched.end()) - touched.begin();
+            }
+        }
+        return count;
+    };
+    // A group's starting byte offset modulo 32 repeats every 8 groups (8 rows × 4 B span 32 B
+    // at least once), so the full groups are counted through 8 residues, weighted; a last,
+    // partial group is counted on its own.
+    const std::int64_t full = rows / group_rows;
+    std::int64_t total = 0;
+    for (std::int64_t q = 0; q < 8 && q < full; ++q)
+        total += (full - q + 7) / 8 * group_sectors(q, group_rows);
+    if (rows % group_rows != 0) total += group_sectors(full, rows % group_rows);
+    return total;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Occupancy on compute capability 9.0 (H100/H200): 64 K registers per SM allocated per warp in
+// units of 256, 2048 threads and 32 CTAs per SM, 228 KB of shared memory per SM with 1 KB
+// reserved per CTA.
+[[nodiscard]] constexpr int ctas_per_sm(int threads, int registers, int smem_bytes) {
+    const int warps = (threads + 31) / 32;
+    const int regs_per_warp = (registers * 32 + 255) / 256 * 256;
+    const int by_regs = 65536 / regs_per_warp / warps;
+    const int by_threads = 2048 / (warps * 32);
+    const int by_smem = 228 * 1024 / (smem_bytes + 1024);
+    return std::max(0, std::min({by_regs, by_threads, by_smem, 32}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// DRAM. CTAs are numbered with blockIdx.x (along N) fastest, and the ones resident together —
+// a wave — start together, run the same loop and so cross K at about the same pace: within a
+// wave every A strip and B strip that the wave touches comes from DRAM once. A wave starts its
+// sweep where the previous one started, so what it could reuse was touched a whole wave's
+// footprint ago: the L2 still holds it only when that footprint fits in the usable part of the
+// L2; otherwise the sweep has pushed it out and it is read again. C is read once (β ≠ 0). Of
+// the writes, the C tiles of the last wave are still dirty in L2 when the kernel ends and never
+// reach DRAM while the kernel runs.
+//
+// Checked against the public ladder's counters in shared/reference/anchors.md (4096³): with the
+// CTAs per SM its kernels compile to, this gives 1.22 GB for the 64×64 1D-tiling kernel
+// (measured 1.22 GB) and 0.41 GB for the 128×128 2D-tiling kernel (measured 0.43 GB).
+// The share of the L2 that one wave's strips may fill and still be found by the next wave; the
+// rest is taken by C and lost to a replacement policy that is not a perfect LRU. An assumption
+// (no anchor falls near the boundary): at 2048³ every rung 04–08 lies inside it, at 4096³ none.
+inline constexpr double l2_usable_fraction = 0.75;
+
+struct wave_dram {
+    double a_read_bytes = 0;
+    double b_read_bytes = 0;
+    double c_read_bytes = 0;
+    double write_bytes = 0;
+    std::int64_t waves = 0;
+    std::int64_t ctas_per_wave = 0;
+    bool reuse_across_waves = false;
+    [[nodiscard]] double read_bytes() const { return a_read_bytes + b_read_bytes + c_read_bytes; }
+};
+
+[[nodiscard]] inline wave_dram estimate_wave_dram(const shape& s, std::int64_t bm, std::int64_t bn,
+                                                  int ctas_per_sm, const model_context& mc) {
+    wave_dram d;
+    const std::int64_t gx = (s.n + bn - 1) / bn;
+    const std::int64_t gy = (s.m + bm - 1) / bm;
+    const std::int64_t grid = gx * gy;
+    d.ctas_per_wave = std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
+    d.waves = (grid + d.ctas_per_wave - 1) / d.ctas_per_wave;
+    const auto rows_of = [&](std::int64_t by) { return std::min(bm, s.m - by * bm); };
+    const auto cols_of = [&](std::int64_t bx) { return std::min(bn, s.n - bx * bn); };
+    const double usable_l2 = l2_usable_fraction * double(mc.l2_bytes);
+
+    // Strips a wave touches: CTA ids [lo, hi) cover tile rows lo/gx … (hi−1)/gx, and either
+    // every tile column or the ids modulo gx.
+    std::vector<char> row_in(gy), col_in(gx), row_prev(gy), col_prev(gx);
+    bool prev_fits = false;
+    double last_wave_c = 0;
+    for (std::int64_t lo = 0; lo < grid; lo += d.ctas_per_wave) {
+        const std::int64_t hi = std::min(grid, lo + d.ctas_per_wave);
+        std::fill(row_in.begin(), row_in.end(), 0);
+        std::fill(col_in.begin(), col_in.end(), 0);
+        for (std::int64_t by = lo / gx; by <= (hi - 1) / gx; ++by) row_in[by] = 1;
+        if (hi - lo >= gx) {
+            std::fill(col_in.begin(), col_in.end(), 1);
+        } else {
+            for (std::int64_t t = lo; t < hi; ++t) col_in[t % gx] = 1;
+        }
+        double footprint = 0;
+        last_wave_c = 0;
+        for (std::int64_t by = 0; by < gy; ++by) {
+            if (!row_in[by]) continue;
+            const double bytes = 4.0 * double(rows_of(by)) * double(s.k);
+            footprint += bytes;
+            if (!(prev_fits && row_prev[by])) d.a_read_bytes += bytes;
+        }
+        for (std::int64_t bx = 0; bx < gx; ++bx) {
+            if (!col_in[bx]) continue;
+            const double bytes = 4.0 * double(s.k) * double(cols_of(bx));
+            footprint += bytes;
+            if (!(prev_fits && col_prev[bx])) d.b_read_bytes += bytes;
+        }
+        for (std::int64_t t = lo; t < hi; ++t)
+            last_wave_c += 4.0 * double(rows_of(t / gx)) * double(cols_of(t % gx));
+        prev_fits = footprint <= usable_l2;
+        if (prev_fits && lo > 0) d.reuse_across_waves = true;
+        row_prev = row_in;
+        col_prev = col_in;
+    }
+    d.c_read_bytes = 4.0 * double(s.m) * double(s.n);
+    d.write_bytes = d.c_read_bytes - std::min(last_wave_c, usable_l2);
+    return d;
+}
+
+}  // namespace tgemm::kernels::reg_tiling

@@ -1,0 +1,84 @@
+// The arithmetic shared by rungs 04–08 (kernels/reg_tiling_model.hpp), checked on cases small
+// enough to count by hand.
+#include <gtest/gtest.h>
+
+#include "reg_tiling_model.hpp"
+
+using namespace tgemm;
+namespace rt = tgemm::kernels::reg_tiling;
+
+TEST(RegTilingModel, LoadsPerOutputReproduceTheSeedFigure) {
+    // Seeds 000/001: a dot product of depth 8 (one BK = 8 slice), four results per thread.
+    EXPECT_DOUBLE_EQ(rt::loads_per_output(8, 1, 1), 17);  // one result per thread
+    EXPECT_DOUBLE_EQ(rt::loads_per_output(8, 4, 1), 11);  // 1D tiling, a column of 4
+    EXPECT_DOUBLE_EQ(rt::loads_per_output(8, 2, 2), 9);   // 2D tiling, 2×2
+}
+
+TEST(RegTilingModel, SectorsOfAlignedCoalescedRows) {
+    // 32 words of a row starting at byte 0: 4 sectors.
+    EXPECT_EQ(rt::strided_row_sectors(1, 32, 32, 1), 4);
+    // 4096 rows × 128 pieces × 4 sectors.
+    EXPECT_EQ(rt::strided_row_sectors(4096, 4096, 32, 1), 2097152);
+    // 4-row × 8-word requests: 1024 groups × 512 tiles × 4 sectors, the same bytes.
+    EXPECT_EQ(rt::strided_row_sectors(4096, 4096, 8, 1, 4), 2097152);
+}
+
+TEST(RegTilingModel, SectorsOfMisalignedRows) {
+    // Rows of 9 words in 8-word pieces. Row 0: bytes 0–31 (1 sector), byte 32 (1). Row 1
+    // starts at byte 36: bytes 36–67 (sectors 1 and 2), byte 68 (1). 5 in all.
+    EXPECT_EQ(rt::strided_row_sectors(2, 9, 8, 1), 5);
+    // 35 words per row in 32-word pieces: row r starts at byte 140·r. Row 0: 0–127 (4), 128–139
+    // (1). Row 1: 140–267 (5: sectors 4–8), 268–279 (1). 11 in all.
+    EXPECT_EQ(rt::strided_row_sectors(2, 35, 32, 1), 11);
+}
+
+TEST(RegTilingModel, RowsOfOneRequestShareSectors) {
+    // Two rows of 3 words lie in sector 0 together: 2 as separate requests, 1 as one.
+    EXPECT_EQ(rt::strided_row_sectors(2, 3, 8, 1, 1), 2);
+    EXPECT_EQ(rt::strided_row_sectors(2, 3, 8, 1, 2), 1);
+    // A partial last group: 5 rows of 8 words in groups of 4 → 4 + 1 sectors.
+    EXPECT_EQ(rt::strided_row_sectors(5, 8, 8, 1, 4), 5);
+}
+
+TEST(RegTilingModel, SectorsOfStridedStores) {
+    // A thread owning 8 adjacent outputs of a 128-column tile stores them one at a time: each
+    // of the 8 requests has 16 lanes 32 B apart, 16 sectors: 128 for the row.
+    EXPECT_EQ(rt::strided_row_sectors(1, 128, 128, 8), 128);
+    // 4 adjacent outputs of a 64-column tile: lanes 16 B apart, 8 sectors per request, 4
+    // requests: 32 for the row, each sector touched 4 times.
+    EXPECT_EQ(rt::strided_row_sectors(1, 64, 64, 4), 32);
+}
+
+TEST(RegTilingModel, CtasPerSm) {
+    EXPECT_EQ(rt::ctas_per_sm(256, 128, 8192), 2);  // 2D tiling: registers
+    EXPECT_EQ(rt::ctas_per_sm(512, 64, 4096), 2);   // 1D tiling: registers
+    EXPECT_EQ(rt::ctas_per_sm(256, 63, 4224), 4);   // 63 → 64 per thread in whole warps
+    EXPECT_EQ(rt::ctas_per_sm(256, 48, 0), 5);
+    EXPECT_EQ(rt::ctas_per_sm(256, 40, 0), 6);
+    EXPECT_EQ(rt::ctas_per_sm(1024, 32, 0), 2);          // threads
+    EXPECT_EQ(rt::ctas_per_sm(128, 32, 100 * 1024), 2);  // shared memory
+}
+
+TEST(RegTilingModel, WaveDramOfThe2dAnchor) {
+    // 4096³ in 128×128 tiles, 2 CTAs per SM on 132 SMs: 1024 CTAs in waves of 264, so 4
+    // waves. Each wave's footprint (≥ 64 MiB of B) exceeds 3/4 of 50 MiB: no reuse across
+    // waves. Strips of A (128 rows = 2 MiB) per wave: CTAs 0–263 → rows 0–8 (9), 264–527 →
+    // 8–16 (9), 528–791 → 16–24 (9), 792–1023 → 24–31 (8): 35. B (64 MiB) 4 times. C once.
+    const auto d = rt::estimate_wave_dram(shape{4096, 4096, 4096}, 128, 128, 2, model_context{});
+    EXPECT_EQ(d.waves, 4);
+    EXPECT_EQ(d.ctas_per_wave, 264);
+    EXPECT_FALSE(d.reuse_across_waves);
+    EXPECT_DOUBLE_EQ(d.a_read_bytes, 35.0 * 2097152);
+    EXPECT_DOUBLE_EQ(d.b_read_bytes, 4.0 * 67108864);
+    EXPECT_DOUBLE_EQ(d.read_bytes(), 408944640);  // Nsight Compute: 0.43 GB for that kernel
+    // The last wave's 232 tiles of 64 KiB stay dirty in L2.
+    EXPECT_DOUBLE_EQ(d.write_bytes, 67108864.0 - 232.0 * 65536);
+}
+
+TEST(RegTilingModel, WaveDramWhenAWaveFitsInL2) {
+    // 2048³ in 64×64 tiles, 2 CTAs per SM: waves of 264 CTAs touch ~4 strips of A (2 MiB)
+    // and all of B (16 MiB), well inside 3/4 of the L2: everything is read once.
+    const auto d = rt::estimate_wave_dram(shape{2048, 2048, 2048}, 64, 64, 2, model_context{});
+    EXPECT_TRUE(d.reuse_across_waves);
+    EXPECT_DOUBLE_EQ(d.read_bytes(), 3.0 * 16777216);
+}

@@ -1,0 +1,52 @@
+// Rung 06, shared memory + register tiling (kernels/06_smem_register.cu): L = 64, S = 8,
+// V = 4, 256 threads. Derivations in docs/models/06_smem_register.md.
+#include <gtest/gtest.h>
+
+#include "model/levels.hpp"
+#include "rung.hpp"
+
+using namespace tgemm;
+
+namespace {
+rung_model model_of(const shape& s) {
+    return rung_registry::get().find("smem_register").model(s, model_context{});
+}
+}  // namespace
+
+TEST(SmemRegisterModel, TextbookIsTheSeedsFormula) {
+    // Lecture 004 v3 at N = 1024, L = 64, V = 4: global 2N³/L = 33,554,432 loads; shared
+    // 2N³/V = 536,870,912 accesses.
+    const auto m = model_of(shape{1024, 1024, 1024});
+    EXPECT_DOUBLE_EQ(m.textbook.global_bytes, 33554432.0 * 4);
+    EXPECT_DOUBLE_EQ(*m.textbook.smem_accesses, 536870912.0);
+    EXPECT_NE(m.textbook.formula.find("2N³/L"), std::string::npos);
+    EXPECT_DOUBLE_EQ(*model_of(shape{64, 64, 8}).textbook.loads_per_output, 5);
+}
+
+TEST(SmemRegisterModel, FlopsAreWhatTheKernelExecutes) {
+    EXPECT_DOUBLE_EQ(*model_of(shape{4096, 4096, 4096}).refined.get(keys::flops),
+                     137438953472.0 + 50331648.0);
+    // 1000×777×333: 1024 × 832 outputs in the grid (64×64 tiles), K rounded up to 8 = 336.
+    EXPECT_DOUBLE_EQ(*model_of(shape{1000, 777, 333}).refined.get(keys::flops),
+                     2.0 * 1024 * 832 * 336 + 2331000.0);
+}
+
+TEST(SmemRegisterModel, L1SharedAndDramAt4096) {
+    const auto r = model_of(shape{4096, 4096, 4096}).refined;
+    // A: every row in 8-word pieces (1 sector each) once per CTA column: 64 · 4096 · 512.
+    // B: every row in 32-word pieces (4 sectors) once per CTA row: 64 · 4096 · 128 · 4.
+    // C: per row, 64 tiles × 4 requests × 8 sectors = 2048; 4096 rows: 8,388,608, read and
+    //    written.
+    EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_load_bytes),
+                     32.0 * (134217728.0 + 134217728.0 + 8388608.0));  // 8.86 GB
+    EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_store_bytes), 32.0 * 8388608);
+    // 4096 CTAs × 8 warps × 512 slices = 16,777,216 warp-slices; 48 load and 4 store
+    // wavefronts each.
+    EXPECT_DOUBLE_EQ(*r.get(keys::smem_load_wavefronts), 16777216.0 * 48);  // 0.81 G
+    EXPECT_DOUBLE_EQ(*r.get(keys::smem_store_wavefronts), 16777216.0 * 4);
+    EXPECT_DOUBLE_EQ(*r.get(keys::smem_load_bank_conflicts), 0);
+    // 63 registers → 4 CTAs per SM → 8 waves of 528. Strips of A (64 rows, 1 MiB) per wave:
+    // 9 × 7 + 7 = 70; B 8 times; C once. The last wave's 400 tiles (16 KiB) stay in L2.
+    EXPECT_DOUBLE_EQ(*r.get(keys::dram_read_bytes), 70.0 * 1048576 + 8.0 * 67108864 + 67108864);
+    EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 67108864.0 - 400.0 * 16384);
+}

@@ -1,0 +1,50 @@
+// Rung 04, thread tiling (kernels/04_thread_tiling.cu): V = 4, 32×8 threads, 32×128 C tile,
+// A rows in 4-word register chunks. Derivations in docs/models/04_thread_tiling.md.
+#include <gtest/gtest.h>
+
+#include "model/levels.hpp"
+#include "rung.hpp"
+
+using namespace tgemm;
+
+namespace {
+rung_model model_of(const shape& s) {
+    return rung_registry::get().find("thread_tiling").model(s, model_context{});
+}
+}  // namespace
+
+TEST(ThreadTilingModel, TextbookIsTheSeedsFormula) {
+    // Lecture 004 v1.5 at N = 1024, V = 4: N³/V + N³ = 268,435,456 + 1,073,741,824 loads.
+    const auto m = model_of(shape{1024, 1024, 1024});
+    EXPECT_DOUBLE_EQ(m.textbook.global_bytes, (268435456.0 + 1073741824.0) * 4);
+    EXPECT_DOUBLE_EQ(m.textbook.flops, 2.0 * 1073741824 + 2.0 * 1048576);
+    EXPECT_NE(m.textbook.formula.find("N³/V + N³"), std::string::npos);
+    // Per output K of B, K/V of A, and C itself: at K = 8 the seeds' 1D figure, 11.
+    EXPECT_DOUBLE_EQ(*model_of(shape{64, 64, 8}).textbook.loads_per_output, 11);
+}
+
+TEST(ThreadTilingModel, FlopsAreWhatTheKernelExecutes) {
+    // 4096³: no padding. 2·4096³ + 3·4096².
+    EXPECT_DOUBLE_EQ(*model_of(shape{4096, 4096, 4096}).refined.get(keys::flops),
+                     137438953472.0 + 50331648.0);
+    // 1000×777×333: the grid covers 1024 × 896 outputs (tiles of 32 × 128) and every thread
+    // runs K rounded up to 4 = 336: 2·1024·896·336 + 3·1000·777.
+    EXPECT_DOUBLE_EQ(*model_of(shape{1000, 777, 333}).refined.get(keys::flops),
+                     616562688.0 + 2331000.0);
+}
+
+TEST(ThreadTilingModel, L1AndDramAt4096) {
+    const auto r = model_of(shape{4096, 4096, 4096}).refined;
+    // A: one broadcast sector per (row, CTA column, k): 4096 · 32 · 4096 = 536,870,912.
+    // B: 4096 padded rows, each a pass over B in 32-word pieces: 4096 · (4096 · 128 · 4)
+    //    = 8,589,934,592. C: 4096 · 128 · 4 = 2,097,152 read, the same written.
+    EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_load_bytes),
+                     32.0 * (536870912.0 + 8589934592.0 + 2097152.0));  // 292.1 GB
+    EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_store_bytes), 32.0 * 2097152);
+    EXPECT_DOUBLE_EQ(*r.get(keys::smem_load_wavefronts), 0);
+    // 48 registers → 5 CTAs per SM → waves of 660 of the 4096 CTAs: 7 waves. Strips of A
+    // (32 rows, 512 KiB) per wave: 21 + 22 + 21 + 22 + 22 + 21 + 5 = 134; B (64 MiB) 7 times;
+    // C once. The last wave's 136 tiles (16 KiB each) stay dirty in L2.
+    EXPECT_DOUBLE_EQ(*r.get(keys::dram_read_bytes), 134.0 * 524288 + 7.0 * 67108864 + 67108864);
+    EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 67108864.0 - 136.0 * 16384);
+}
