@@ -126,7 +126,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const int per_sm = rt::ctas_per_sm(threads, registers, 0);
     const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
     r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, d.write_bytes);
+    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K rounded up to 4 FFMAs "
@@ -142,7 +142,9 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       " waves of " + std::to_string(d.ctas_per_wave) +
                       " CTAs, each wave reads the A and B strips it touches unless the previous "
                       "wave's strips fit in half the L2");
-    r.notes.push_back("DRAM writes: C once, less the last wave's tiles still dirty in L2");
+    r.notes.push_back(
+        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
+        "dirty in L2 past the kernel's end)");
     return m;
 }
 

@@ -89,28 +89,28 @@ inline constexpr std::int64_t sector_bytes = 32;
 }
 
 // ---------------------------------------------------------------------------------------------
-// DRAM. CTAs are numbered with blockIdx.x (along N) fastest, and the ones resident together —
-// a wave — start together, run the same loop and so cross K at about the same pace: within a
-// wave every A strip and B strip that the wave touches comes from DRAM once. A wave starts its
-// sweep where the previous one started, so what it could reuse was touched a whole wave's
-// footprint ago: the L2 still holds it only when that footprint fits in the usable part of the
-// L2; otherwise the sweep has pushed it out and it is read again. C is read once (β ≠ 0). Of
-// the writes, the C tiles of the last wave are still dirty in L2 when the kernel ends and never
-// reach DRAM while the kernel runs.
+// DRAM reads. CTAs are numbered with blockIdx.x (along N) fastest, and the ones resident
+// together — a wave — start together, run the same loop and so cross K at about the same pace:
+// within a wave every A strip and B strip that the wave touches comes from DRAM once. A wave
+// starts its sweep where the previous one started, so what it could reuse was touched a whole
+// wave's footprint ago: the L2 still holds it only when that footprint fits in the usable part
+// of the L2; otherwise the sweep has pushed it out and it is read again. C is read once
+// (β ≠ 0). DRAM writes are model::dram_write_bytes, shared by every rung.
 //
 // Checked against the public ladder's counters in shared/reference/anchors.md (4096³): with the
 // CTAs per SM its kernels compile to, this gives 1.22 GB for the 64×64 1D-tiling kernel
 // (measured 1.22 GB) and 0.41 GB for the 128×128 2D-tiling kernel (measured 0.43 GB).
-// The share of the L2 that one wave's strips may fill and still be found by the next wave; the
-// rest is taken by C and lost to a replacement policy that is not a perfect LRU. An assumption
-// (no anchor falls near the boundary): at 2048³ every rung 04–08 lies inside it, at 4096³ none.
-inline constexpr double l2_usable_fraction = 0.75;
+
+// The share of the L2 that one wave's strips may fill and still be found by the next wave:
+// half, as in model::dram_write_bytes, since each of the H100's two L2 partitions caches the
+// data of its own SMs. No anchor falls near the boundary: at 4096³ every rung 04–08 lies far
+// outside it, at 2048³ rungs 04 and 05 (27 MB per wave) lie just outside and 06–08 inside.
+inline constexpr double l2_usable_fraction = 0.5;
 
 struct wave_dram {
     double a_read_bytes = 0;
     double b_read_bytes = 0;
     double c_read_bytes = 0;
-    double write_bytes = 0;
     std::int64_t waves = 0;
     std::int64_t ctas_per_wave = 0;
     bool reuse_across_waves = false;
@@ -133,7 +133,6 @@ struct wave_dram {
     // every tile column or the ids modulo gx.
     std::vector<char> row_in(gy), col_in(gx), row_prev(gy), col_prev(gx);
     bool prev_fits = false;
-    double last_wave_c = 0;
     for (std::int64_t lo = 0; lo < grid; lo += d.ctas_per_wave) {
         const std::int64_t hi = std::min(grid, lo + d.ctas_per_wave);
         std::fill(row_in.begin(), row_in.end(), 0);
@@ -144,8 +143,8 @@ struct wave_dram {
         } else {
             for (std::int64_t t = lo; t < hi; ++t) col_in[t % gx] = 1;
         }
+        if (prev_fits) d.reuse_across_waves = true;
         double footprint = 0;
-        last_wave_c = 0;
         for (std::int64_t by = 0; by < gy; ++by) {
             if (!row_in[by]) continue;
             const double bytes = 4.0 * double(rows_of(by)) * double(s.k);
@@ -158,15 +157,11 @@ struct wave_dram {
             footprint += bytes;
             if (!(prev_fits && col_prev[bx])) d.b_read_bytes += bytes;
         }
-        for (std::int64_t t = lo; t < hi; ++t)
-            last_wave_c += 4.0 * double(rows_of(t / gx)) * double(cols_of(t % gx));
         prev_fits = footprint <= usable_l2;
-        if (prev_fits && lo > 0) d.reuse_across_waves = true;
         row_prev = row_in;
         col_prev = col_in;
     }
     d.c_read_bytes = 4.0 * double(s.m) * double(s.n);
-    d.write_bytes = d.c_read_bytes - std::min(last_wave_c, usable_l2);
     return d;
 }
 
