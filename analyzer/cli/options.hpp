@@ -29,6 +29,7 @@ struct run_kernel_options {
     std::string kernel;
     std::string size = "4096";
     int repeat = 1;
+    bool flush = false;  // restore C and flush L2 before each launch, as the counter pass does
 };
 
 }  // namespace tgemm::cli

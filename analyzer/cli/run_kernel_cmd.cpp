@@ -1,6 +1,6 @@
 // Launches one rung on seeded inputs and nothing else, so an external profiler (ncu) sees
-// exactly the kernel(s) of that rung. No verification, no L2 flush (ncu flushes itself with
-// --cache-control all), no CUPTI.
+// exactly the kernel(s) of that rung. No verification and no CUPTI; no L2 flush unless
+// --flush (ncu flushes itself with --cache-control all).
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -22,11 +22,12 @@ int run_kernel_once(const run_kernel_options& o, std::ostream& out) {
     cuda_stream stream;
     cublas_handle cublas(stream.get());
     const measure_options defaults;
-    const workspace inputs(s, defaults.alpha, defaults.beta, 0, stream.get(), nullptr,
-                           defaults.seed);
+    const workspace inputs(s, defaults.alpha, defaults.beta, o.flush ? dev.info.l2_bytes : 0,
+                           stream.get(), nullptr, defaults.seed);
     const launch_context ctx{stream.get(), cublas.get()};
     for (int i = 0; i < o.repeat; ++i) {
         inputs.restore_c();
+        if (o.flush) inputs.flush_l2();
         r.launch(
             gemm_args{s, inputs.alpha, inputs.beta, inputs.a.get(), inputs.b.get(), inputs.c.get()},
             ctx);
