@@ -61,6 +61,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     if (a_bytes > 0.5 * mc.l2_bytes) a_reads = a_bytes * col_tiles;
     r.set(keys::dram_read_bytes, a_reads + 4.0 * s.k * s.n + 4.0 * s.m * s.n);
     r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    model::add_dram_write_notes(r);
     r.notes.push_back(
         "L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
         "broadcast sector: 33·32 B per warp per k");

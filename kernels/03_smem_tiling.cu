@@ -1,9 +1,12 @@
 // Shared-memory block tiling, 32×32 (seed 002, seed 003 kernel 02): each block stages a
 // 32×32 tile of A and of B in shared memory per step of K, so each element fetched from
 // global memory is used 32 times.
+#include <string>
+
 #include "common.cuh"
 #include "model/levels.hpp"
 #include "model/textbook.hpp"
+#include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
 namespace tgemm {
@@ -75,15 +78,19 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // (measured on the H100: 48 load wavefronts per warp per step, not 32 + 8 for LDS.128).
     r.set(keys::smem_store_wavefronts, warps * steps * 2);
     r.set(keys::smem_load_wavefronts, warps * steps * (tile / 2 + tile));
-    // DRAM: blocks in flight sweep along N, streaming B once per 32-row strip of C; B stays
-    // in L2 when it fits in half of it.
-    const double b_bytes = 4.0 * s.k * s.n;
-    double b_reads = b_bytes;
-    if (b_bytes > 0.5 * mc.l2_bytes) b_reads = b_bytes * double(mp / tile);
-    r.set(keys::dram_read_bytes, 4.0 * s.m * s.k + b_reads + 4.0 * s.m * s.n);
+    // DRAM: 2 CTAs of 1024 threads per SM, which drift apart; one CTA per SM stays in step,
+    // so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each stream B
+    // once unless the previous group's strips fit in half the L2.
+    const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
+    r.set(keys::dram_read_bytes, d.read_bytes());
     r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
     r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
     r.notes.push_back("shared: 16 LDS.64 of A (broadcast) + 32 LDS.32 of B per warp per step");
+    r.notes.push_back("DRAM: the 2 CTAs per SM drift apart; " + std::to_string(d.waves) +
+                      " groups of " + std::to_string(d.ctas_per_wave) +
+                      " CTAs (one per SM) cross K in step, each reads the A and B strips it "
+                      "touches unless the previous group's strips fit in half the L2");
+    model::add_dram_write_notes(r);
     return m;
 }
 

@@ -123,8 +123,10 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.set(keys::smem_load_wavefronts, 0);
     r.set(keys::smem_store_wavefronts, 0);
 
+    // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
+    // (reg_tiling_model.hpp, estimate_drifting_dram).
     const int per_sm = rt::ctas_per_sm(threads, registers, 0);
-    const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
+    const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
     r.set(keys::dram_read_bytes, d.read_bytes());
     r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
 
@@ -138,13 +140,14 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "32 adjacent words (4 sectors when aligned): padded M · K·N/8 sectors");
     r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
     r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM; " + std::to_string(d.waves) +
-                      " waves of " + std::to_string(d.ctas_per_wave) +
-                      " CTAs, each wave reads the A and B strips it touches unless the previous "
-                      "wave's strips fit in half the L2");
+                      std::to_string(per_sm) + " CTAs per SM, which drift apart; " +
+                      std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
+                      " CTAs (one per SM) cross K in step, each reads the A and B strips it "
+                      "touches unless the previous group's strips fit in half the L2");
     r.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
         "dirty in L2 past the kernel's end)");
+    model::add_dram_write_notes(r);
     return m;
 }
 

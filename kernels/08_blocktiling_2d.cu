@@ -173,6 +173,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
     r.set(keys::dram_read_bytes, d.read_bytes());
     r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    model::add_dram_write_notes(r);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs TM·TN·K rounded up to BK = 8 "

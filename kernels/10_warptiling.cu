@@ -203,6 +203,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
     r.set(keys::dram_read_bytes, dram.total());
     r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    model::add_dram_write_notes(r);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs K rounded up to 16 "

@@ -166,4 +166,21 @@ struct wave_dram {
     return d;
 }
 
+// DRAM reads when the CTAs that share an SM drift apart (rungs 03–06). At the launch every SM
+// takes its CTAs together, but those CTAs then compete for the SM's issue slots and do not
+// finish together; each freed slot takes the next CTA in dispatch order at its own time. What
+// stays in step is one CTA per SM: the CTAs that hold the same slot on every SM run the same
+// code on identical SMs, start together and finish together. So a group of sm_count
+// consecutive CTA ids (in dispatch order, blockIdx.x fastest) crosses K together and reads each
+// strip it touches from DRAM once, while two groups that run at once are at unrelated points of
+// K: they share a strip only through the L2 (the group before still holds it when one group's
+// strips fit in half the L2). This is the wave model with waves of one CTA per SM.
+//
+// Checked against the H100 at 4096³ (B passes = (measured read − A − C) / |B|): rungs 04 and
+// 05 read B 28 and 30 times, groups of 132 give 32; smem_tiling (03) 124, groups give 125.
+[[nodiscard]] inline wave_dram estimate_drifting_dram(const shape& s, std::int64_t bm,
+                                                      std::int64_t bn, const model_context& mc) {
+    return estimate_wave_dram(s, bm, bn, 1, mc);
+}
+
 }  // namespace tgemm::kernels::reg_tiling

@@ -42,9 +42,14 @@ TEST(ThreadTilingModel, L1AndDramAt4096) {
                      32.0 * (536870912.0 + 8589934592.0 + 2097152.0));  // 292.1 GB
     EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_store_bytes), 32.0 * 2097152);
     EXPECT_DOUBLE_EQ(*r.get(keys::smem_load_wavefronts), 0);
-    // 48 registers → 5 CTAs per SM → waves of 660 of the 4096 CTAs: 7 waves. Strips of A
-    // (32 rows, 512 KiB) per wave: 21 + 22 + 21 + 22 + 22 + 21 + 5 = 134; B (64 MiB) 7 times;
-    // C once. 192 MiB touched: C is written to DRAM during the kernel.
-    EXPECT_DOUBLE_EQ(*r.get(keys::dram_read_bytes), 134.0 * 524288 + 7.0 * 67108864 + 67108864);
+    // 48 registers → 5 CTAs per SM, which drift apart: one CTA per SM stays in step, so the
+    // 4096 CTAs cross K in 32 groups of 132 (31 full, the last holds ids 4092–4095). A full
+    // group covers 132/32 = 4.1 tile rows → 5 strips of A (32 rows, 512 KiB) and every column
+    // of B (64 MiB); the last one strip 127 and columns 28–31 (4 × 2 MiB). No group fits in
+    // 25 MiB, so nothing is found again: A 31·5 + 1 = 156 strips, B 31 × 64 MiB + 8 MiB, C
+    // once = 2.24 GB (H100: 2.02 GB read, B 28 times). 192 MiB touched: C is written during
+    // the kernel.
+    EXPECT_DOUBLE_EQ(*r.get(keys::dram_read_bytes),
+                     156.0 * 524288 + 31.0 * 67108864 + 8388608 + 67108864);
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 67108864.0);
 }
