@@ -1,6 +1,7 @@
 #pragma once
-// The report's "Findings": plain sentences drawn from the analysis, one fact each, so a reader
-// sees which gap matters without reading every table.
+// The report's "Findings": a few plain sentences per rung (its largest size, in ladder order),
+// then what holds across rungs, then where the refined model misses. The reader sees which gap
+// matters without reading every table.
 #include <string>
 #include <vector>
 
@@ -8,6 +9,22 @@
 
 namespace tgemm::render {
 
-[[nodiscard]] std::vector<std::string> findings(const analysis& a);
+// One rung's findings: a heading ("naive at 4096³") and up to three sentences.
+struct finding_group {
+    std::string heading;
+    std::vector<std::string> lines;
+    std::vector<std::string> sub_lines;  // printed under the last line (DRAM deviation notes)
+};
+
+struct findings_list {
+    std::vector<finding_group> rungs;       // ladder order, each at its largest size
+    std::vector<std::string> across;        // fastest rung per size, FLOP counts, roofs
+    std::vector<finding_group> model_gaps;  // per rung: the largest model-vs-measured gap
+};
+
+[[nodiscard]] findings_list findings(const analysis& a);
+
+// The Findings section's body in markdown (no "## Findings" heading).
+[[nodiscard]] std::string findings_markdown(const analysis& a);
 
 }  // namespace tgemm::render

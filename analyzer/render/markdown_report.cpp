@@ -97,10 +97,7 @@ class report_writer {
     void findings_section() {
         line("## Findings");
         line();
-        const auto items = findings(m_a);
-        if (items.empty()) line("Nothing stands out: no row has the data a finding needs.");
-        for (const auto& f : items) line("- " + f);
-        line();
+        m_out += findings_markdown(m_a);
     }
 
     void plot_section() {
@@ -410,6 +407,45 @@ class report_writer {
 };
 
 }  // namespace
+
+std::string benchmark_table(const analysis& a) {
+    if (!a.source) TGEMM_THROW(internal, "benchmark_table: the analysis has no profile");
+    const auto& p = *a.source;
+    const bool predicted = p.source == profile_source::predicted;
+    std::string out;
+    std::string head = predicted ? fmt::format("{}: {}, nothing timed", predicted_tag, p.gpu.name)
+                                 : fmt::format("Measured on {}", p.gpu.name);
+    if (!p.env.date.empty()) head += fmt::format(" on {}", p.env.date);
+    if (!p.env.command.empty()) head += fmt::format(" by {}", code(p.env.command));
+    out += head + ".\n\n";
+    out +=
+        "TFLOP/s (2MNK / median time) and, in brackets, % of cuBLAS at the same size; — where "
+        "a row was skipped or not timed.\n\n";
+    const auto shapes = p.shapes();
+    std::vector<std::string> header = {"kernel"};
+    std::vector<align> aligns = {align::left};
+    for (const auto& s : shapes) {
+        header.push_back(to_string(s));
+        aligns.push_back(align::right);
+    }
+    md_table t(std::move(header), std::move(aligns));
+    for (const auto& k : p.kernels()) {
+        std::vector<std::string> cells = {k};
+        for (const auto& s : shapes) {
+            const auto* r = a.find(k, s);
+            if (!r || !r->tflops) {
+                cells.emplace_back(missing_mark);
+                continue;
+            }
+            auto c = format_tflops_value(*r->tflops * 1e12);
+            if (r->pct_cublas) c += fmt::format(" ({})", format_percent(*r->pct_cublas));
+            cells.push_back(std::move(c));
+        }
+        t.add_row(std::move(cells));
+    }
+    out += t.str();
+    return out;
+}
 
 std::string markdown_report(const analysis& a, const report_options& opts) {
     if (!a.source) TGEMM_THROW(internal, "markdown_report: the analysis has no profile");

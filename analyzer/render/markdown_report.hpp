@@ -17,4 +17,11 @@ struct report_options {
 
 [[nodiscard]] std::string markdown_report(const analysis& a, const report_options& opts);
 
+// A compact benchmark summary for a README: a line naming the GPU, the date and the command,
+// a line saying what the cells are, then a markdown table with one row per rung (ladder order:
+// the profile's first-seen order) and one column per size (first-seen order); each cell is
+// "TFLOP/s (% of cuBLAS)", e.g. "39.9 (77.9 %)", the bracket left out where cuBLAS was not
+// timed at that size, "—" where the row was skipped or has no timing. Ends with a newline.
+[[nodiscard]] std::string benchmark_table(const analysis& a);
+
 }  // namespace tgemm::render

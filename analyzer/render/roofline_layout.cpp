@@ -507,7 +507,9 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
         candidates.insert(candidates.end(), around.begin(), around.end());
         placer.place(std::move(l), candidates, inside, true);
     }
-    // One name per rung, beside its first point that has room; the table names the rest.
+    // One name per rung, beside its markers at the largest size (most FLOPs) only: with many
+    // sizes a name beside a small size's marker would be read as that point. Markers of every
+    // size stay drawn; the table names the rest. A name that fits nowhere is left out.
     std::vector<std::string> named;
     for (const auto& m : s.markers) {
         if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
@@ -516,16 +518,39 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
         l.colour_tone = tone::rung;
         l.colour = m.colour;
         l.backdrop = true;
+        const auto volume = [](const shape& sz) {
+            return double(sz.m) * double(sz.n) * double(sz.k);
+        };
+        double largest = 0;
+        for (const auto& mk : s.markers)
+            if (mk.rung == m.rung) largest = std::max(largest, volume(mk.size));
         std::vector<const marker*> order;
         for (const auto kind : {marker_kind::measured, marker_kind::refined, marker_kind::textbook})
-            for (auto it = s.markers.rbegin(); it != s.markers.rend(); ++it)
-                if (it->rung == m.rung && it->kind == kind) order.push_back(&*it);
+            for (const auto& mk : s.markers)
+                if (mk.rung == m.rung && mk.kind == kind && volume(mk.size) == largest)
+                    order.push_back(&mk);
         std::vector<rect> candidates;
-        const std::array<double, 3> gaps = {marker_radius + 5, marker_radius + 18,
-                                            marker_radius + 34};
+        const std::array<double, 5> gaps = {marker_radius + 5, marker_radius + 18,
+                                            marker_radius + 34, marker_radius + 52,
+                                            marker_radius + 72};
+        // A box nearer one of the rung's smaller sizes than to the marker it names would
+        // name the wrong point: such boxes are not candidates.
+        const auto distance = [](const rect& b, point p) {
+            const double dx = std::max({b.x - p.x, 0.0, p.x - b.right()});
+            const double dy = std::max({b.y - p.y, 0.0, p.y - b.bottom()});
+            return std::hypot(dx, dy);
+        };
         for (const auto* mk : order) {
-            const auto around = boxes_around(s.to_px(mk->at), l.box.w, l.box.h, gaps);
-            candidates.insert(candidates.end(), around.begin(), around.end());
+            const auto at = s.to_px(mk->at);
+            for (const auto& box : boxes_around(at, l.box.w, l.box.h, gaps)) {
+                const double own = distance(box, at);
+                const bool nearer_other =
+                    std::any_of(s.markers.begin(), s.markers.end(), [&](const marker& o) {
+                        return o.rung == m.rung && volume(o.size) != largest &&
+                               distance(box, s.to_px(o.at)) < own;
+                    });
+                if (!nearer_other) candidates.push_back(box);
+            }
         }
         placer.place(std::move(l), candidates, inside, true);
     }

@@ -95,28 +95,111 @@ TEST_F(markdown_report_test, comparison_tables_with_ratios_and_dashes) {
     EXPECT_TRUE(contains(md, "- Refined: A is a broadcast sector per warp, B a coalesced line"));
 }
 
+// The Findings section alone.
+std::string findings_of(const std::string& md) {
+    const auto from = md.find("## Findings\n");
+    return md.substr(from, md.find("## Roofline\n") - from);
+}
+
 TEST_F(markdown_report_test, findings_for_the_crafted_case) {
-    const auto md = report(m_profile);
-    EXPECT_TRUE(contains(md, "## Findings\n"));
-    EXPECT_TRUE(contains(md,
-                         "- L2 absorbs the re-reads of naive at 4096³: DRAM traffic is 1/65 "
-                         "of the textbook count (8.43 GB measured, 549.9 GB on paper)."));
-    EXPECT_TRUE(contains(md,
-                         "- naive at 4096³ moves 0.25 FLOP/B on paper but 16.3 FLOP/B reach "
-                         "DRAM."));
-    EXPECT_TRUE(contains(md,
-                         "- 2-way bank conflicts double the shared load wavefronts of "
-                         "smem_tiling at 4096³"));
-    EXPECT_TRUE(contains(md, "- naive at 4096³ is DRAM-bound at 11.5 % of the roof."));
-    EXPECT_TRUE(contains(md, "- At 4096³ the fastest rung is smem_tiling at 17.7 % of cuBLAS"));
-    EXPECT_TRUE(contains(md,
-                         "- L1 serves naive at 4096³ 343.6 GB of global loads where the "
-                         "textbook counts 549.8 GB (0.625×): the threads of a warp share "
-                         "32-byte sectors (broadcast and coalescing)."));
-    EXPECT_TRUE(contains(md,
-                         "- The refined model misses smem_tiling at 4096³ on shared load "
-                         "wavefronts: measured 2.00× the prediction."));
-    EXPECT_TRUE(contains(md, "No measured DRAM intensity for naive at 1024³"));
+    const auto f = findings_of(report(m_profile));
+    // Per rung at its largest size, in ladder order.
+    const auto cublas = f.find("- **cublas at 4096³**\n");
+    const auto naive = f.find("- **naive at 4096³**\n");
+    const auto tiled = f.find("- **smem_tiling at 4096³**\n");
+    ASSERT_NE(cublas, std::string::npos);
+    EXPECT_LT(cublas, naive);
+    EXPECT_LT(naive, tiled);
+    EXPECT_FALSE(contains(f, "at 1024³**"));
+    EXPECT_TRUE(contains(f,
+                         "  - L2 absorbs the re-reads: DRAM traffic is 1/65 of the textbook count "
+                         "(8.43 GB measured, 549.9 GB on paper); it moves 0.25 FLOP/B on paper "
+                         "but 16.3 FLOP/B reach DRAM.\n"));
+    // 11.5 % of its roof: DRAM is not what holds naive back, whatever side of the ridge.
+    EXPECT_TRUE(contains(f,
+                         "  - DRAM is not its limit although its AI 16.3 FLOP/B is left of the "
+                         "20.0 FLOP/B ridge; at 11.5 % of the DRAM roof it is held back inside "
+                         "the SM: 343.6 GB of L1 global load traffic, 5.00 B per FMA.\n"));
+    EXPECT_TRUE(contains(f,
+                         "  - Compute-bound (FP32): AI 501 FLOP/B is right of the 20.0 FLOP/B "
+                         "ridge; it reaches 77.3 % of the FP32 roof.\n"));
+    EXPECT_TRUE(contains(f,
+                         "  - L1 serves 343.6 GB of global loads where the textbook counts "
+                         "549.8 GB (0.625×): the threads of a warp share 32-byte sectors "
+                         "(broadcast and coalescing).\n"));
+    // Another size only where the behaviour changes.
+    EXPECT_TRUE(contains(f,
+                         "The operands fit in L2 up to 1024³ (DRAM reads 1.03× the compulsory "
+                         "A + B + C); at 4096³ DRAM reads jump 656× to 8.50 GB, 42× "
+                         "compulsory."));
+    EXPECT_TRUE(contains(f,
+                         "2-way bank conflicts double the shared load wavefronts (4.03 G of "
+                         "8.05 G wavefronts are replays)."));
+    // Across rungs.
+    EXPECT_TRUE(contains(f, "- At 4096³ the fastest rung is smem_tiling at 17.7 % of cuBLAS"));
+    EXPECT_TRUE(contains(f, "No measured DRAM intensity for naive at 1024³"));
+    // Model against measurement: shared load + store together.
+    EXPECT_TRUE(contains(f, "### Refined model against measurement, in short"));
+    EXPECT_TRUE(contains(f, "load + store wavefronts together"));
+    EXPECT_TRUE(contains(f,
+                         "- **smem_tiling at 4096³**: largest gap: shared wavefronts (load + "
+                         "store), measured 2.00× the refined model (8.05 G wavefronts against "
+                         "4.03 G wavefronts).\n"));
+    EXPECT_TRUE(contains(f,
+                         "- **naive at 4096³**: largest gap: DRAM bytes (read + write), "
+                         "measured 1.02× the refined model (8.43 GB against 8.27 GB); every "
+                         "level is within 0.8–1.25×.\n"));
+}
+
+TEST_F(markdown_report_test, findings_are_at_most_three_lines_per_rung) {
+    const auto f = findings_of(report(m_profile));
+    const auto rungs = f.substr(0, f.find("Across rungs:"));
+    std::size_t lines = 0, groups = 0;
+    for (std::size_t at = rungs.find('\n'); at != std::string::npos;
+         at = rungs.find('\n', at + 1)) {
+        if (rungs.compare(at + 1, 4, "  - ") == 0) ++lines;
+        if (rungs.compare(at + 1, 4, "- **") == 0) ++groups;
+    }
+    EXPECT_EQ(groups, 3u);
+    EXPECT_LE(lines, 3 * groups);
+}
+
+TEST_F(markdown_report_test, uncoalesced_only_from_twice_the_textbook_bytes) {
+    auto& tiled = m_profile.measurements[5];
+    const double book = *tiled.model.textbook.loads_per_output * 4096.0 * 4096 * 4;
+    tiled.counters["l1_global_load_bytes"] = 1.125 * book;
+    auto f = findings_of(report(m_profile));
+    EXPECT_FALSE(contains(f, "ncoalesced loads"));
+    EXPECT_TRUE(contains(f,
+                         "L1 global loads are 1.125× the textbook's 17.2 GB (19.3 GB): the "
+                         "loads are coalesced; the textbook leaves out the read of C and "
+                         "counts words where L1 moves whole 32-byte sectors."));
+    tiled.counters["l1_global_load_bytes"] = 4.1 * book;
+    f = findings_of(report(m_profile));
+    EXPECT_TRUE(contains(f,
+                         "Uncoalesced loads: L1 moves 70.4 GB of global loads, 4.100× the "
+                         "textbook's 17.2 GB: a warp's 4-byte words fall in separate 32-byte "
+                         "sectors."));
+}
+
+TEST_F(markdown_report_test, right_of_the_ridge_but_far_below_the_roof_names_the_sm_traffic) {
+    auto& naive = m_profile.measurements[4];
+    naive.counters["dram_read_bytes"] = 500e6;
+    const auto f = findings_of(report(m_profile));
+    EXPECT_FALSE(contains(f, "naive at 4096³ is compute-bound"));
+    EXPECT_TRUE(contains(f,
+                         "  - DRAM is not its limit (AI 241 FLOP/B, right of the 20.0 FLOP/B "
+                         "ridge); at 9.4 % of the FP32 roof it is held back inside the SM: "
+                         "343.6 GB of L1 global load traffic, 5.00 B per FMA.\n"));
+}
+
+TEST_F(markdown_report_test, dram_deviation_notes_follow_the_model_gap) {
+    m_profile.measurements[4].model.refined.notes.push_back(
+        "DRAM deviation: B is re-read once per wave");
+    const auto f = findings_of(report(m_profile));
+    EXPECT_TRUE(contains(f,
+                         "every level is within 0.8–1.25×.\n  - DRAM deviation: B is re-read "
+                         "once per wave\n"));
 }
 
 TEST_F(markdown_report_test, findings_follow_the_data) {
@@ -125,6 +208,30 @@ TEST_F(markdown_report_test, findings_follow_the_data) {
     tiled.counters["smem_load_bank_conflicts"] = 0;
     const auto md = report(m_profile);
     EXPECT_FALSE(contains(md, "bank conflicts double"));
+}
+
+TEST_F(markdown_report_test, benchmark_table_is_compact_and_in_ladder_order) {
+    const auto a = analyze(m_profile);
+    EXPECT_EQ(benchmark_table(a),
+              "Measured on NVIDIA H100 80GB HBM3 on 2026-11-22T10:00:00Z by `tgemm-roofline "
+              "--gpu h100`.\n"
+              "\n"
+              "TFLOP/s (2MNK / median time) and, in brackets, % of cuBLAS at the same size; — "
+              "where a row was skipped or not timed.\n"
+              "\n"
+              "| kernel | 1024³ | 4096³ |\n"
+              "|---|--:|--:|\n"
+              "| cublas | 20.5 (100.0 %) | 51.7 (100.0 %) |\n"
+              "| naive | 5.97 (29.2 %) | 6.30 (12.2 %) |\n"
+              "| smem_tiling | 8.26 (40.4 %) | 9.16 (17.7 %) |\n"
+              "| naive_uncoalesced | — | — |\n");
+}
+
+TEST_F(markdown_report_test, benchmark_table_without_cublas_leaves_the_bracket_out) {
+    std::erase_if(m_profile.measurements,
+                  [](const measurement& m) { return m.kernel == "cublas"; });
+    const auto t = benchmark_table(analyze(m_profile));
+    EXPECT_TRUE(contains(t, "| naive | 5.97 | 6.30 |\n"));
 }
 
 TEST_F(markdown_report_test, embeds_the_plot_by_relative_path) {

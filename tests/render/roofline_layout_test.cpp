@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -253,6 +254,59 @@ TEST(roofline_layout_errors, a_profile_without_peaks_is_refused) {
     p.peaks.at("dram").theoretical = 0;
     const auto a = analyze(p);
     EXPECT_THROW((void)layout_roofline(a), tgemm::error);
+}
+
+// The whole ladder: 13 rungs × 4 sizes, AI and rate spread the way a real run spreads them.
+profile ladder_profile() {
+    auto p = test::synthetic_profile();
+    p.measurements.clear();
+    const std::array<const char*, 13> rungs = {
+        "cublas",        "naive_uncoalesced", "naive",          "smem_tiling",    "thread_tiling",
+        "outer_product", "smem_register",     "blocktiling_1d", "blocktiling_2d", "vectorized",
+        "warptiling",    "warptiling_sub",    "sm90_fp32"};
+    for (std::size_t i = 0; i < rungs.size(); ++i)
+        for (const std::int64_t n : {512, 1024, 2048, 4096}) {
+            const double cube = double(n) * n * n / (4096.0 * 4096 * 4096);
+            // From 0.5 to 50 TFLOP/s along the ladder, a little slower at small sizes.
+            const double tflops = 0.5 * std::pow(100.0, double(i) / 12) * (n >= 2048 ? 1 : 0.6);
+            auto m =
+                test::synthetic_row(rungs[i], n, 2 * 4096.0 * 4096 * 4096 * cube / tflops / 1e9);
+            m.counters["dram_read_bytes"] *= 0.3 + 0.15 * double(i);
+            p.measurements.push_back(m);
+        }
+    return p;
+}
+
+TEST(roofline_layout_ladder, thirteen_rungs_by_four_sizes_do_not_overlap) {
+    const auto p = ladder_profile();
+    const auto a = analyze(p);
+    for (const bool cairo : {false, true}) {
+        render_options o;
+        if (cairo) o.measure = cairo_text_width();
+        const auto s = layout_roofline(a, o);
+        EXPECT_EQ(s.table.size(), 52u);
+        expect_no_overlaps(s);
+        // Every size has its markers; a rung's name sits beside its largest size's marker.
+        std::size_t named = 0;
+        for (const auto& l : s.labels) {
+            if (l.role != text_role::point) continue;
+            ++named;
+            double nearest = 1e300, nearest_largest = 1e300;
+            for (const auto& m : s.markers) {
+                if (m.rung != l.text) continue;
+                const auto at = s.to_px(m.at);
+                const double dx = std::max({l.box.x - at.x, 0.0, at.x - l.box.right()});
+                const double dy = std::max({l.box.y - at.y, 0.0, at.y - l.box.bottom()});
+                const double d = std::hypot(dx, dy);
+                nearest = std::min(nearest, d);
+                if (m.size == shape{4096, 4096, 4096})
+                    nearest_largest = std::min(nearest_largest, d);
+            }
+            EXPECT_LE(nearest_largest, nearest + 1e-6) << l.text << " sits nearer a smaller size";
+            EXPECT_LT(nearest_largest, 100) << l.text;
+        }
+        EXPECT_GE(named, 10u);
+    }
 }
 
 }  // namespace
