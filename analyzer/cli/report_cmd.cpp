@@ -4,12 +4,18 @@
 #include "cli/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "profile/profile_file.hpp"
+#include "model/analysis.hpp"
+#include "render/markdown_report.hpp"
 #include "render/render_all.hpp"
 
 namespace tgemm::cli {
 
 int run_report(const report_options& o, std::ostream& out, std::ostream&) {
     const auto p = read_profile(o.profile);
+    if (o.summary) {
+        out << render::benchmark_table(analyze(p));
+        return 0;
+    }
     const std::filesystem::path dir =
         o.out.empty() ? std::filesystem::path("reports") / p.gpu.key : std::filesystem::path(o.out);
     ensure_writable_dir(dir);

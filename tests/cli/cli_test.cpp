@@ -131,3 +131,11 @@ TEST_F(Cli, RunKernelRejectsBadInputBeforeTheGpu) {
     expect_one_line_error(run({"run-kernel", "--kernel", "naive", "--size", "0"}),
                           "must be positive");
 }
+
+TEST_F(Cli, ReportSummaryPrintsTheBenchmarkTable) {
+    const auto shipped = std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json";
+    const auto r = run({"report", shipped, "--summary"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("| cublas"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("%)"), std::string::npos) << r.out;
+}

@@ -85,10 +85,11 @@ TEST(ShippedProfile, RefinedModelsPredictTheCounters) {
                             get(m.counters, keys::dram_write_bytes);
         const double dram_model = get(pred, keys::dram_read_bytes) +
                                   get(pred, keys::dram_write_bytes);
-        if (!has_dram_note(model))
+        if (!has_dram_note(model)) {
             EXPECT_NEAR(dram / dram_model, 1.0, 0.15)
                 << where << ": DRAM " << dram << " vs " << dram_model
                 << " and no \"DRAM deviation:\" note explains it";
+        }
         ++compared;
     }
     EXPECT_GE(compared, 12 * 4);
