@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +31,7 @@ using launch_fn = cudaError_t (*)(int, int, int, float, const float*, const floa
 struct candidate {
     std::string name;
     launch_fn launch;
-    const void* kernel;  // the float4 kernel: registers, spills, occupancy
+    const void* kernel;  // the full-tile kernel: registers, spills, occupancy
     int threads;
     int smem_bytes;
     bool is_rung_config;
@@ -40,7 +41,7 @@ template <class Cfg>
 candidate make_candidate(const char* name) {
     return {name,
             &sm90::launch<Cfg>,
-            reinterpret_cast<const void*>(&sm90::sm90_fp32_kernel<Cfg, true>),
+            reinterpret_cast<const void*>(&sm90::sm90_fp32_kernel<Cfg, sm90::path_full>),
             Cfg::threads,
             Cfg::smem_bytes,
             std::is_same_v<Cfg, sm90::rung_config>};
@@ -49,18 +50,18 @@ candidate make_candidate(const char* name) {
 
 std::vector<candidate> sweep() {
     return {
-        TGEMM_TUNE_CANDIDATE(cfg_128x256_k8_w64x64_t8x16_s4),
-        TGEMM_TUNE_CANDIDATE(cfg_128x256_k16_w64x64_t8x16_s3),
-        TGEMM_TUNE_CANDIDATE(cfg_128x256_k16_w64x64_t8x16_s4),
-        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w64x64_t8x16_s3),
-        TGEMM_TUNE_CANDIDATE(cfg_256x128_k8_w64x64_t8x16_s4),
-        TGEMM_TUNE_CANDIDATE(cfg_256x128_k16_w64x64_t8x16_s3),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w32x128_t8x16_s3),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w32x128_t8x16_s4),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w32x128_t8x16_s3_p4),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w32x128_t8x16_s4_p4),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k64_w32x128_t8x16_s2),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k64_w32x128_t8x16_s2_p4),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w64x64_t16x8_s3),
         TGEMM_TUNE_CANDIDATE(cfg_128x256_k16_w32x128_t8x16_s3),
-        TGEMM_TUNE_CANDIDATE(cfg_128x128_k8_w64x64_t8x16_s3),
-        TGEMM_TUNE_CANDIDATE(cfg_128x128_k8_w64x64_t8x16_s4),
-        TGEMM_TUNE_CANDIDATE(cfg_128x128_k16_w64x64_t8x16_s3),
-        TGEMM_TUNE_CANDIDATE(cfg_128x128_k16_w64x32_t8x8_s3),
-        TGEMM_TUNE_CANDIDATE(cfg_128x128_k16_w32x64_t8x8_s3),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k16_w64x64_t8x16_s3),
+        TGEMM_TUNE_CANDIDATE(cfg_128x128_k32_w32x128_t8x16_s3),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w32x128_t8x16_s3_p1),
+        TGEMM_TUNE_CANDIDATE(cfg_128x256_k32_w32x128_t8x16_s3_p2c16),
     };
 }
 
@@ -270,6 +271,13 @@ struct problem {
     }
 };
 
+// Milliseconds since the epoch.
+double wall_ms() {
+    return double(std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count());
+}
+
 struct timing {
     double median_ms = 0;
     double min_ms = 0;
@@ -324,15 +332,21 @@ void print_row(const row& r) {
 }
 
 int run(const options& o) {
-    auto candidates = sweep();
+    const auto all = sweep();
+    auto candidates = all;
     if (!o.only.empty())
         std::erase_if(candidates, [&](const candidate& c) {
+            // A full configuration name selects that one only; anything else is a substring.
+            const auto exact = [&](const std::string& s) {
+                return std::any_of(all.begin(), all.end(),
+                                   [&](const candidate& d) { return d.name == s; });
+            };
             return std::none_of(o.only.begin(), o.only.end(), [&](const std::string& s) {
-                return c.name.find(s) != std::string::npos;
+                return exact(s) ? c.name == s : c.name.find(s) != std::string::npos;
             });
         });
     if (o.list) {
-        for (const auto& c : sweep())
+        for (const auto& c : all)
             std::printf("%s%s\n", c.name.c_str(), c.is_rung_config ? "  (rung_config)" : "");
         return 0;
     }
@@ -414,7 +428,11 @@ int run(const options& o) {
                               r.worst_ratio);
                 r.note = buf;
             } else {
+                const auto t0 = wall_ms();
                 r.t = time_launches(launch_once, o.warmup, o.runs, stream);
+                // On stderr, to line up with clock and power samples taken beside the run.
+                std::fprintf(stderr, "timed %s %s from %.0f to %.0f ms (wall clock)\n",
+                             r.size.c_str(), r.config.c_str(), t0, wall_ms());
                 r.tflops = flop / (r.t.median_ms * 1e-3) / 1e12;
                 r.pct_cublas = 100.0 * ref.t.median_ms / r.t.median_ms;
             }

@@ -2,7 +2,10 @@
 // (m, k) tile of A, packed 128-bit shared loads, large per-lane tiles. The kernel template and
 // its named configurations live in sm90_fp32.cuh, shared with the tuning sweep (tgemm-tune);
 // this file registers `rung_config` and models it.
+#include <algorithm>
 #include <climits>
+#include <cstdint>
+#include <vector>
 
 #include "common.cuh"
 #include "core/error.hpp"
@@ -15,8 +18,8 @@ namespace tgemm {
 namespace {
 
 using cfg = sm90_fp32::rung_config;
-// ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel of rung_config,
-// with no spills: one CTA per SM.
+// ptxas (nvcc 13.0, sm_90 and sm_90a) allocates this many registers to every path (scalar,
+// float4, whole tiles) of rung_config's kernel, with no spills: one CTA of 8 warps per SM.
 constexpr int registers = 255;
 static_assert(registers * cfg::threads * cfg::min_ctas_per_sm <= 65536,
               "update `registers` from ptxas -v when rung_config changes");
@@ -54,6 +57,91 @@ double smem_load_wavefronts_per_tile() {
     return w;
 }
 
+// ---------------------------------------------------------------------------------------------
+// L1 global loads (l1tex__t_bytes_pipe_lsu_mem_global_op_ld) of the cp.async copies, counted by
+// the rules measured on the H100 (docs/models/12_sm90_fp32.md):
+// - 16-byte copies (cp.async.cg, SASS LDGSTS.E.BYPASS.128): one 32-byte unit per distinct pair
+//   (128-byte line of the source, 32-byte granule of the shared-memory destination) among the
+//   request's lanes. Where the source and the destination are equally aligned modulo 32 this is
+//   the request's sector count; A's padded rows (BK + 4 floats) shift every other row's
+//   destination by 16 bytes against its source, so such a row lands in one granule more.
+// - 4-byte copies (cp.async.ca, LDGSTS.E.32): the request's distinct 32-byte source sectors.
+// - Zero-filled pieces (source size 0) read nothing and count nothing.
+// Both assume the matrices start on 128-byte boundaries (cudaMalloc gives 256) and the dynamic
+// shared memory on a 32-byte boundary.
+static_assert(cfg::bm % 32 == 0 && cfg::bn % 32 == 0 && cfg::bk % 8 == 0,
+              "tile offsets must keep the 128-byte line structure of every CTA and K tile alike");
+static_assert(cfg::a_stage * 4 % 128 == 0 && cfg::b_stage * 4 % 128 == 0,
+              "every stage must start on a 128-byte boundary of shared memory");
+
+// Units of all warp requests of one operand's copies of one K tile of one CTA. `a_side` picks A
+// (row block at m0) or B (column block at n0); k0 is the tile's first k.
+std::int64_t tile_copy_units(const shape& s, bool vec, bool a_side, std::int64_t mn0,
+                             std::int64_t k0) {
+    const int copies = a_side ? cfg::a_copies : cfg::b_copies;
+    const int pieces = vec ? 1 : 4;  // the scalar path copies a float4 as 4 floats
+    std::vector<std::int64_t> keys;
+    std::int64_t units = 0;
+    for (int warp = 0; warp < cfg::warps; ++warp)
+        for (int p = 0; p < copies; ++p)
+            for (int e = 0; e < pieces; ++e) {
+                keys.clear();
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int tid = 32 * warp + lane;
+                    std::int64_t tile_row = 0, tile_col = 0, row = 0, col = 0, rows = 0, cols = 0,
+                                 ld = 0;
+                    if (a_side) {
+                        tile_row = tid / (cfg::bk / 4) + p * cfg::a_copy_rows;
+                        tile_col = tid % (cfg::bk / 4) * 4 + (vec ? 0 : e);
+                        row = mn0 + tile_row;
+                        col = k0 + tile_col;
+                        rows = s.m;
+                        cols = s.k;
+                        ld = cfg::lda;
+                    } else {
+                        tile_row = tid / (cfg::bn / 4) + p * cfg::b_copy_rows;
+                        tile_col = tid % (cfg::bn / 4) * 4 + (vec ? 0 : e);
+                        row = k0 + tile_row;
+                        col = mn0 + tile_col;
+                        rows = s.k;
+                        cols = s.n;
+                        ld = cfg::ldb;
+                    }
+                    if (row >= rows || col >= cols) continue;  // zero-filled
+                    const std::int64_t source = 4 * (row * cols + col);
+                    const std::int64_t dest = 4 * (tile_row * ld + tile_col);
+                    keys.push_back(vec ? (source / 128) * (1 << 20) + dest / 32
+                                       : source / kernels::tile_model::sector);
+                }
+                std::sort(keys.begin(), keys.end());
+                units += std::unique(keys.begin(), keys.end()) - keys.begin();
+            }
+    return units;
+}
+
+// All units of one operand over the grid: the CTAs of every full row (column) block and every
+// full K tile repeat the pattern of the first, except that a K tile's 128-byte line phase
+// repeats every 4 tiles (BK·4·4 bytes is a multiple of 128); the last block and the last tile
+// are counted on their own.
+std::int64_t copy_units(const shape& s, bool vec, bool a_side) {
+    const std::int64_t blocks = model::ceil_div(a_side ? s.m : s.n, a_side ? cfg::bm : cfg::bn);
+    const std::int64_t others = model::ceil_div(a_side ? s.n : s.m, a_side ? cfg::bn : cfg::bm);
+    const std::int64_t ktiles = model::ceil_div(s.k, cfg::bk);
+    const std::int64_t block_size = a_side ? cfg::bm : cfg::bn;
+    const auto per_block = [&](std::int64_t block) {
+        std::int64_t units = 0;
+        const std::int64_t full = ktiles - 1;  // tiles 0 .. ktiles - 2 are whole
+        for (std::int64_t phase = 0; phase < 4 && phase < full; ++phase)
+            units += (full - phase + 3) / 4 *
+                     tile_copy_units(s, vec, a_side, block * block_size, phase * cfg::bk);
+        return units +
+               tile_copy_units(s, vec, a_side, block * block_size, (ktiles - 1) * cfg::bk);
+    };
+    std::int64_t total = per_block(blocks - 1);
+    if (blocks > 1) total += (blocks - 1) * per_block(0);
+    return others * total;
+}
+
 rung_model model_fn(const shape& s, const model_context& mc) {
     namespace tmod = kernels::tile_model;
     rung_model m;
@@ -72,9 +160,9 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double ctas = double(gm) * double(gn);
     r.set(keys::flops, tmod::padded_flops(s, cfg::bm, cfg::bn, cfg::bk));
 
-    // Global loads through L1 (LDG) are only the epilogue's reads of C: A and B arrive by
-    // cp.async, which the op_ld counter leaves out. The lanes sharing a row of C cover 4·lanes_n
-    // consecutive columns per instruction.
+    // Global loads through L1: the cp.async copies of A and B (counted by copy_units) and the
+    // epilogue's reads of C, whose lanes sharing a row cover 4·lanes_n consecutive columns per
+    // instruction.
     const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
     std::int64_t c_sectors = 0;
     constexpr int group = 4 * cfg::lanes_n;
@@ -84,7 +172,10 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         for (int e = 0; e < 4; ++e)
             c_sectors += tmod::strided_sectors(s.m, s.n, group, cfg::lanes_n, 4, 1, e);
     }
-    r.set(keys::l1_global_load_bytes, double(tmod::sector) * double(c_sectors));
+    const std::int64_t a_units = copy_units(s, vec, true);
+    const std::int64_t b_units = copy_units(s, vec, false);
+    r.set(keys::l1_global_load_bytes,
+          double(tmod::sector) * double(a_units + b_units + c_sectors));
     r.set(keys::l1_global_store_bytes, double(tmod::sector) * double(c_sectors));
     // Every thread issues its copies for every tile, zero-filled or not.
     r.set(keys::smem_ldgsts_bytes,
@@ -101,15 +192,23 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const std::string bk = std::to_string(cfg::bk);
     r.notes.push_back("FLOPs: every thread of the padded grid runs K rounded up to " + bk +
                       " (zero-filled copies): 2·⌈M⌉·⌈N⌉·⌈K⌉ + 3MN, rounded to the tile");
-    r.notes.push_back(
-        "L1 loads: A and B come by cp.async (LDGSTS, not op_ld); only C's float4 "
-        "reads remain, " +
-        std::to_string(group) +
-        " contiguous floats per row per instruction, every sector used whole");
-    if (!vec)
+    if (vec)
         r.notes.push_back(
-            "L1: scalar fallback (N or K not a multiple of 4): 4-byte copies and "
-            "four 4-byte reads of C per float4, lanes 16 bytes apart");
+            "L1 loads: the 16-byte cp.async copies (LDGSTS.BYPASS, counted by op_ld) cost one "
+            "32-byte unit per distinct (128-byte source line, 32-byte shared granule) pair per "
+            "warp request: A " +
+            std::to_string(a_units) + ", B " + std::to_string(b_units) +
+            " units (A's padded rows put every other row 16 bytes off its source's sector "
+            "grid); C's float4 reads " +
+            std::to_string(c_sectors) + " sectors, " + std::to_string(group) +
+            " contiguous floats per row per instruction");
+    else
+        r.notes.push_back(
+            "L1 loads: scalar fallback (N or K not a multiple of 4): 4-byte cp.async copies "
+            "(LDGSTS through L1) cost their distinct source sectors per warp request, A " +
+            std::to_string(a_units) + ", B " + std::to_string(b_units) +
+            "; C is read as four 4-byte loads per float4, lanes 16 bytes apart: " +
+            std::to_string(c_sectors) + " sectors; zero-filled copies count nothing");
     r.notes.push_back(
         "shared: every fragment read is an LDS.128 whose lanes pair up (A: lane n "
         "and n^1 share a row; B: n and n^2 share a column group), 2 wavefronts "
@@ -130,7 +229,8 @@ std::string params() {
     return "BM=" + std::to_string(cfg::bm) + " BN=" + std::to_string(cfg::bn) +
            " BK=" + std::to_string(cfg::bk) + " WM=" + std::to_string(cfg::wm) +
            " WN=" + std::to_string(cfg::wn) + " TM=" + std::to_string(cfg::tm) +
-           " TN=" + std::to_string(cfg::tn) + " STAGES=" + std::to_string(cfg::stages) + ", " +
+           " TN=" + std::to_string(cfg::tn) + " STAGES=" + std::to_string(cfg::stages) +
+           " PIPE=" + std::to_string(cfg::pipe) + ", " +
            std::to_string(cfg::threads) + " threads (" + std::to_string(cfg::warps) +
            " warps); cp.async pipeline, " + std::to_string(cfg::smem_bytes / 1024) +
            " KB dynamic shared memory";

@@ -30,7 +30,13 @@ namespace tgemm::sm90_fp32 {
     return x > 0 && (x & (x - 1)) == 0;
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinCtasPerSm>
+// Pipe selects the main loop: 0 waits and synchronises at the top of every K tile and then
+// reads that tile's fragments; 1 moves the wait and the barrier into the last k step of a tile
+// and double-buffers the fragments in registers, so the first fragments of the next tile are
+// read from shared memory while the last k step's FFMAs run (no shared-load latency after a
+// barrier).
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinCtasPerSm,
+          int Pipe = 0, int Kc = BK>
 struct tile_config {
     static constexpr int bm = BM;  // CTA tile
     static constexpr int bn = BN;
@@ -41,6 +47,8 @@ struct tile_config {
     static constexpr int tn = TN;
     static constexpr int stages = Stages;
     static constexpr int min_ctas_per_sm = MinCtasPerSm;
+    static constexpr int pipe = Pipe;
+    static constexpr int kc = Kc;  // k steps per rolled chunk (pipes 2 and 3)
 
     static constexpr int warps = (BM / WM) * (BN / WN);
     static constexpr int threads = 32 * warps;
@@ -56,6 +64,8 @@ struct tile_config {
     static constexpr int b_copies = BK * BN / 4 / threads;
     static constexpr int a_copy_rows = threads / (BK / 4);  // rows of A one pass of copies covers
     static constexpr int b_copy_rows = threads / (BN / 4);
+    static constexpr int a_copies_per_chunk = a_copies / (BK / Kc);  // pipe 3
+    static constexpr int b_copies_per_chunk = b_copies / (BK / Kc);
 
     // Where lane `lane` of warp `warp` works: its rows are warp_row0 + lane_row + i·lanes_m
     // (i < TM), its columns warp_col0 + 4·lane_col_group + j·4·lanes_n + (0..3) (j < TN/4).
@@ -82,6 +92,10 @@ struct tile_config {
     static_assert(threads % (BN / 4) == 0 && BK % b_copy_rows == 0,
                   "the tile of B must split into whole passes of 16-byte copies");
     static_assert(Stages >= 2, "cp.async pipeline needs at least two stages");
+    static_assert(Pipe >= 0 && Pipe <= 4, "Pipe is 0, 1, 2, 3 or 4");
+    static_assert(Kc % 4 == 0 && BK % Kc == 0, "a rolled chunk is a whole number of 4-k groups");
+    static_assert(Pipe != 3 || (a_copies % (BK / Kc) == 0 && b_copies % (BK / Kc) == 0),
+                  "pipe 3 spreads the copies evenly over the chunks");
     static_assert(smem_bytes <= 227 * 1024, "an sm_90 CTA gets at most 227 KB of shared memory");
 };
 
@@ -97,8 +111,54 @@ using cfg_128x256_k16_w64x64_t8x16_s4 = tile_config<128, 256, 16, 64, 64, 8, 16,
 using cfg_128x256_k32_w64x64_t8x16_s3 = tile_config<128, 256, 32, 64, 64, 8, 16, 3, 1>;
 using cfg_256x128_k8_w64x64_t8x16_s4 = tile_config<256, 128, 8, 64, 64, 8, 16, 4, 1>;
 using cfg_256x128_k16_w64x64_t8x16_s3 = tile_config<256, 128, 16, 64, 64, 8, 16, 3, 1>;
-// The same lanes in 32×128 warp tiles (4 lanes along M, 8 along N).
+// The same lanes in 32×128 warp tiles (4 lanes along M, 8 along N): an A fragment read has 4
+// distinct rows and a B fragment read 8 consecutive float4, one wavefront each.
 using cfg_128x256_k16_w32x128_t8x16_s3 = tile_config<128, 256, 16, 32, 128, 8, 16, 3, 1>;
+using cfg_128x256_k16_w32x128_t8x16_s4 = tile_config<128, 256, 16, 32, 128, 8, 16, 4, 1>;
+using cfg_128x256_k8_w32x128_t8x16_s4 = tile_config<128, 256, 8, 32, 128, 8, 16, 4, 1>;
+using cfg_128x256_k32_w32x128_t8x16_s3 = tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1>;
+using cfg_128x256_k32_w32x128_t8x16_s4 = tile_config<128, 256, 32, 32, 128, 8, 16, 4, 1>;
+using cfg_256x128_k16_w32x128_t8x16_s3 = tile_config<256, 128, 16, 32, 128, 8, 16, 3, 1>;
+// 4 warps of 32×128, two CTAs per SM (each CTA's barrier stalls only half the warps).
+using cfg_128x128_k16_w32x128_t8x16_s3 = tile_config<128, 128, 16, 32, 128, 8, 16, 3, 2>;
+using cfg_128x128_k32_w32x128_t8x16_s3 = tile_config<128, 128, 32, 32, 128, 8, 16, 3, 2>;
+// 64×64 warp tiles with 4 lanes along M and 8 along N: 16×8 outputs per lane.
+using cfg_128x256_k16_w64x64_t16x8_s3 = tile_config<128, 256, 16, 64, 64, 16, 8, 3, 1>;
+using cfg_128x256_k32_w64x64_t16x8_s3 = tile_config<128, 256, 32, 64, 64, 16, 8, 3, 1>;
+// Pipes 2 and 3: a rolled loop over chunks of Kc k steps inside each K tile (p2cKC: copies after
+// the barrier; p3cKC: copies spread over the chunks).
+using cfg_128x256_k32_w32x128_t8x16_s3_p2c4 =
+    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 4>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p2c8 =
+    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 8>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p2c16 =
+    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 16>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p3c8 =
+    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 3, 8>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p3c16 =
+    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 3, 16>;
+using cfg_128x256_k32_w32x128_t8x16_s4_p3c8 =
+    tile_config<128, 256, 32, 32, 128, 8, 16, 4, 1, 3, 8>;
+using cfg_128x256_k16_w32x128_t8x16_s4_p3c8 =
+    tile_config<128, 256, 16, 32, 128, 8, 16, 4, 1, 3, 8>;
+using cfg_128x256_k64_w32x128_t8x16_s2_p3c8 =
+    tile_config<128, 256, 64, 32, 128, 8, 16, 2, 1, 3, 8>;
+using cfg_128x128_k32_w32x128_t8x16_s3_p3c8 =
+    tile_config<128, 128, 32, 32, 128, 8, 16, 3, 2, 3, 8>;
+using cfg_128x256_k32_w64x64_t16x8_s3_p3c8 = tile_config<128, 256, 32, 64, 64, 16, 8, 3, 1, 3, 8>;
+// Pipe 4: pipe 0 with the next tile's copies spread over the 4-k groups of the unrolled tile.
+using cfg_128x256_k32_w32x128_t8x16_s3_p4 = tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 4>;
+using cfg_128x256_k32_w32x128_t8x16_s4_p4 = tile_config<128, 256, 32, 32, 128, 8, 16, 4, 1, 4>;
+// BK = 64: two stages of 98 KB.
+using cfg_128x256_k64_w32x128_t8x16_s2 = tile_config<128, 256, 64, 32, 128, 8, 16, 2, 1>;
+using cfg_128x256_k64_w32x128_t8x16_s2_p4 = tile_config<128, 256, 64, 32, 128, 8, 16, 2, 1, 4>;
+// Pipe 1: the barrier in the last k step, register double-buffered fragments.
+using cfg_128x256_k8_w32x128_t8x16_s4_p1 = tile_config<128, 256, 8, 32, 128, 8, 16, 4, 1, 1>;
+using cfg_128x256_k16_w32x128_t8x16_s3_p1 = tile_config<128, 256, 16, 32, 128, 8, 16, 3, 1, 1>;
+using cfg_128x256_k16_w32x128_t8x16_s4_p1 = tile_config<128, 256, 16, 32, 128, 8, 16, 4, 1, 1>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p1 = tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 1>;
+using cfg_128x128_k16_w32x128_t8x16_s3_p1 = tile_config<128, 128, 16, 32, 128, 8, 16, 3, 2, 1>;
+using cfg_256x128_k16_w32x128_t8x16_s3_p1 = tile_config<256, 128, 16, 32, 128, 8, 16, 3, 1, 1>;
 // 4 warps of 64×64, 8×16 per lane, two CTAs per SM: the shape of cuBLAS's own FFMA kernels
 // (128×128×8, 2×2 warps).
 using cfg_128x128_k8_w64x64_t8x16_s3 = tile_config<128, 128, 8, 64, 64, 8, 16, 3, 2>;
@@ -108,7 +168,8 @@ using cfg_128x128_k16_w64x64_t8x16_s3 = tile_config<128, 128, 16, 64, 64, 8, 16,
 using cfg_128x128_k16_w64x32_t8x8_s3 = tile_config<128, 128, 16, 64, 32, 8, 8, 3, 2>;
 using cfg_128x128_k16_w32x64_t8x8_s3 = tile_config<128, 128, 16, 32, 64, 8, 8, 3, 2>;
 
-using rung_config = cfg_128x256_k16_w64x64_t8x16_s3;
+// The fastest at 4096³ and 8192³ in the sweep of docs/tuning.md that verifies at every size.
+using rung_config = cfg_128x256_k32_w32x128_t8x16_s3;
 
 // ---------------------------------------------------------------------------------------------
 namespace detail {
@@ -120,6 +181,10 @@ __device__ __forceinline__ std::uint32_t smem_address(const void* p) {
 __device__ __forceinline__ void copy16(std::uint32_t dst, const void* src, int src_bytes) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                  "r"(src_bytes));
+}
+// 16-byte copy of a piece known to lie inside the matrix.
+__device__ __forceinline__ void copy16(std::uint32_t dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
 }
 // 4-byte copy for rows that are not 16-byte aligned; src_bytes 0 writes a zero.
 __device__ __forceinline__ void copy4(std::uint32_t dst, const void* src, int src_bytes) {
@@ -139,12 +204,19 @@ __device__ __forceinline__ float lane_of(const float4& v, int i) {
 
 }  // namespace detail
 
-template <class Cfg, bool Vec>
+// Kernel paths: scalar (4-byte copies, any shape), vec (16-byte copies, zero-filled edge tiles),
+// full (16-byte copies, every tile whole: no bounds checks at all).
+inline constexpr int path_scalar = 0;
+inline constexpr int path_vec = 1;
+inline constexpr int path_full = 2;
+
+template <class Cfg, int Path>
 __global__ void __launch_bounds__(Cfg::threads, Cfg::min_ctas_per_sm)
     sm90_fp32_kernel(int m, int n, int k, float alpha, const float* __restrict__ a,
                      const float* __restrict__ b, float beta, float* __restrict__ c) {
     constexpr int bm = Cfg::bm, bn = Cfg::bn, bk = Cfg::bk, tm = Cfg::tm, tn = Cfg::tn;
     constexpr int lda = Cfg::lda, ldb = Cfg::ldb, stages = Cfg::stages;
+    constexpr bool vec = Path != path_scalar;
     extern __shared__ float4 smem[];
     float* const as = reinterpret_cast<float*>(smem);  // [stages][bm][lda]
     float* const bs = as + stages * Cfg::a_stage;      // [stages][bk][ldb]
@@ -167,43 +239,48 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_ctas_per_sm)
     const std::uint32_t a_dst = detail::smem_address(as + a_row * lda + a_col);
     const std::uint32_t b_dst = detail::smem_address(bs + b_row * ldb + b_col);
 
+    // Copy p (0 ≤ p < a_copies, possibly a run-time value) of A's or B's tile at K offset k0
+    // into `stage`.
+    const auto copy_a = [&](int p, int k0, int stage) {
+        const bool row_in = m0 + a_row + p * Cfg::a_copy_rows < m;
+        const float* src = a_src + static_cast<std::int64_t>(p * Cfg::a_copy_rows) * k + k0;
+        const std::uint32_t dst = a_dst + 4 * (stage * Cfg::a_stage + p * Cfg::a_copy_rows * lda);
+        if constexpr (Path == path_full) {
+            detail::copy16(dst, src);
+        } else if constexpr (Path == path_vec) {
+            const bool in = row_in && k0 + a_col < k;
+            detail::copy16(dst, in ? src : a, in ? 16 : 0);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const bool in = row_in && k0 + a_col + e < k;
+                detail::copy4(dst + 4 * e, in ? src + e : a, in ? 4 : 0);
+            }
+        }
+    };
+    const auto copy_b = [&](int p, int k0, int stage) {
+        const int kr = k0 + p * Cfg::b_copy_rows;  // + b_row: the row of B this copy reads
+        const bool row_in = kr + b_row < k;
+        const float* src = b_src + static_cast<std::int64_t>(kr) * n;
+        const std::uint32_t dst = b_dst + 4 * (stage * Cfg::b_stage + p * Cfg::b_copy_rows * ldb);
+        if constexpr (Path == path_full) {
+            detail::copy16(dst, src);
+        } else if constexpr (Path == path_vec) {
+            const bool in = row_in && n0 + b_col < n;
+            detail::copy16(dst, in ? src : b, in ? 16 : 0);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const bool in = row_in && n0 + b_col + e < n;
+                detail::copy4(dst + 4 * e, in ? src + e : b, in ? 4 : 0);
+            }
+        }
+    };
     const auto load_tile = [&](int kt, int stage) {
-        const int k0 = kt * bk;
 #pragma unroll
-        for (int p = 0; p < Cfg::a_copies; ++p) {
-            const bool row_in = m0 + a_row + p * Cfg::a_copy_rows < m;
-            const float* src = a_src + static_cast<std::int64_t>(p * Cfg::a_copy_rows) * k + k0;
-            const std::uint32_t dst =
-                a_dst + 4 * (stage * Cfg::a_stage + p * Cfg::a_copy_rows * lda);
-            if constexpr (Vec) {
-                const bool in = row_in && k0 + a_col < k;
-                detail::copy16(dst, in ? src : a, in ? 16 : 0);
-            } else {
+        for (int p = 0; p < Cfg::a_copies; ++p) copy_a(p, kt * bk, stage);
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    const bool in = row_in && k0 + a_col + e < k;
-                    detail::copy4(dst + 4 * e, in ? src + e : a, in ? 4 : 0);
-                }
-            }
-        }
-#pragma unroll
-        for (int p = 0; p < Cfg::b_copies; ++p) {
-            const int kr = k0 + p * Cfg::b_copy_rows;  // + b_row: the row of B this copy reads
-            const bool row_in = kr + b_row < k;
-            const float* src = b_src + static_cast<std::int64_t>(kr) * n;
-            const std::uint32_t dst =
-                b_dst + 4 * (stage * Cfg::b_stage + p * Cfg::b_copy_rows * ldb);
-            if constexpr (Vec) {
-                const bool in = row_in && n0 + b_col < n;
-                detail::copy16(dst, in ? src : b, in ? 16 : 0);
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    const bool in = row_in && n0 + b_col + e < n;
-                    detail::copy4(dst + 4 * e, in ? src + e : b, in ? 4 : 0);
-                }
-            }
-        }
+        for (int p = 0; p < Cfg::b_copies; ++p) copy_b(p, kt * bk, stage);
     };
 
     // Fragments: lane bit 0 and the bits above the row bits pick the column group, bits 1.. the
@@ -215,51 +292,182 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_ctas_per_sm)
     const float* const a_frag = as + (warp_m0 + lane_m) * lda;
     const float* const b_frag = bs + warp_n0 + lane_n * 4;
 
+    // af[i] = A(row i, 4 consecutive k); bf[j] = B(one k, column group j).
+    const auto load_a = [&](float4 (&af)[tm], const float* ap, int k4) {
 #pragma unroll
-    for (int s = 0; s < stages - 1; ++s) {
-        if (s < ktiles) load_tile(s, s);
-        detail::commit();
-    }
-
+        for (int i = 0; i < tm; ++i)
+            af[i] = *reinterpret_cast<const float4*>(ap + i * Cfg::lanes_m * lda + k4);
+    };
+    const auto load_b = [&](float4 (&bf)[tn / 4], const float* bp, int kk) {
+#pragma unroll
+        for (int j = 0; j < tn / 4; ++j)
+            bf[j] = *reinterpret_cast<const float4*>(bp + kk * ldb + j * Cfg::lanes_n * 4);
+    };
     float acc[tm][tn] = {};
-    int read_stage = 0;
-    int write_stage = stages - 1;
-    for (int kt = 0; kt < ktiles; ++kt) {
-        detail::wait<stages - 2>();  // this thread's copies of tile kt have landed
-        __syncthreads();             // everyone's have, and everyone is done with tile kt - 1
-        if (kt + stages - 1 < ktiles) load_tile(kt + stages - 1, write_stage);
-        detail::commit();
+    // One k step: acc += A(:, k) ⊗ B(k, :), with A(:, k) the component kk of af.
+    const auto fma_step = [&](const float4 (&af)[tm], const float4 (&bf)[tn / 4], int kk) {
+#pragma unroll
+        for (int i = 0; i < tm; ++i) {
+            const float av = detail::lane_of(af[i], kk);
+#pragma unroll
+            for (int j = 0; j < tn / 4; ++j) {
+                acc[i][4 * j + 0] = fmaf(av, bf[j].x, acc[i][4 * j + 0]);
+                acc[i][4 * j + 1] = fmaf(av, bf[j].y, acc[i][4 * j + 1]);
+                acc[i][4 * j + 2] = fmaf(av, bf[j].z, acc[i][4 * j + 2]);
+                acc[i][4 * j + 3] = fmaf(av, bf[j].w, acc[i][4 * j + 3]);
+            }
+        }
+    };
 
-        const float* ap = a_frag + read_stage * Cfg::a_stage;
-        const float* bp = b_frag + read_stage * Cfg::b_stage;
+    if constexpr (Cfg::pipe == 0 || Cfg::pipe == 4) {
 #pragma unroll
-        for (int k4 = 0; k4 < bk; k4 += 4) {
-            float4 af[tm];  // af[i] = A(row i, k4..k4+3)
+        for (int s = 0; s < stages - 1; ++s) {
+            if (s < ktiles) load_tile(s, s);
+            detail::commit();
+        }
+        int read_stage = 0;
+        int write_stage = stages - 1;
+        for (int kt = 0; kt < ktiles; ++kt) {
+            detail::wait<stages - 2>();  // this thread's copies of tile kt have landed
+            __syncthreads();             // everyone's have, and everyone is done with tile kt - 1
+            const bool refill = kt + stages - 1 < ktiles;
+            if constexpr (Cfg::pipe == 0) {
+                if (refill) load_tile(kt + stages - 1, write_stage);
+            }
+
+            const float* ap = a_frag + read_stage * Cfg::a_stage;
+            const float* bp = b_frag + read_stage * Cfg::b_stage;
 #pragma unroll
-            for (int i = 0; i < tm; ++i)
-                af[i] = *reinterpret_cast<const float4*>(ap + i * Cfg::lanes_m * lda + k4);
+            for (int k4 = 0; k4 < bk; k4 += 4) {
+                if constexpr (Cfg::pipe == 4) {
+                    // Pipe 4: the tile's copies (A's, then B's) spread evenly over its 4-k groups.
+                    constexpr int copies = Cfg::a_copies + Cfg::b_copies;
+                    constexpr int groups = bk / 4;
+                    if (refill) {
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {
-                float4 bf[tn / 4];  // bf[j] = B(k4 + kk, column group j)
-#pragma unroll
-                for (int j = 0; j < tn / 4; ++j)
-                    bf[j] = *reinterpret_cast<const float4*>(bp + (k4 + kk) * ldb +
-                                                             j * Cfg::lanes_n * 4);
-#pragma unroll
-                for (int i = 0; i < tm; ++i) {
-                    const float av = detail::lane_of(af[i], kk);
-#pragma unroll
-                    for (int j = 0; j < tn / 4; ++j) {
-                        acc[i][4 * j + 0] = fmaf(av, bf[j].x, acc[i][4 * j + 0]);
-                        acc[i][4 * j + 1] = fmaf(av, bf[j].y, acc[i][4 * j + 1]);
-                        acc[i][4 * j + 2] = fmaf(av, bf[j].z, acc[i][4 * j + 2]);
-                        acc[i][4 * j + 3] = fmaf(av, bf[j].w, acc[i][4 * j + 3]);
+                        for (int f = k4 / 4 * copies / groups; f < (k4 / 4 + 1) * copies / groups;
+                             ++f) {
+                            if (f < Cfg::a_copies)
+                                copy_a(f, (kt + stages - 1) * bk, write_stage);
+                            else
+                                copy_b(f - Cfg::a_copies, (kt + stages - 1) * bk, write_stage);
+                        }
                     }
+                }
+                float4 af[tm];
+                load_a(af, ap, k4);
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {
+                    float4 bf[tn / 4];
+                    load_b(bf, bp, k4 + kk);
+                    fma_step(af, bf, kk);
+                }
+            }
+            detail::commit();
+            read_stage = read_stage + 1 == stages ? 0 : read_stage + 1;
+            write_stage = write_stage + 1 == stages ? 0 : write_stage + 1;
+        }
+    } else if constexpr (Cfg::pipe >= 2) {
+        // The K tile is walked by a rolled loop over chunks of kc k steps, so the loop body (kc·TM·TN
+        // FFMAs) stays small enough for the instruction caches. Pipe 3 also spreads the tile's
+        // copies over the chunks instead of issuing them all after the barrier.
+        constexpr int kc = Cfg::kc;
+        constexpr int chunks = bk / kc;
+#pragma unroll
+        for (int s = 0; s < stages - 1; ++s) {
+            if (s < ktiles) load_tile(s, s);
+            detail::commit();
+        }
+        int read_stage = 0;
+        int write_stage = stages - 1;
+        for (int kt = 0; kt < ktiles; ++kt) {
+            detail::wait<stages - 2>();  // this thread's copies of tile kt have landed
+            __syncthreads();             // everyone's have, and everyone is done with tile kt - 1
+            const bool refill = kt + stages - 1 < ktiles;
+            if constexpr (Cfg::pipe == 2) {
+                if (refill) load_tile(kt + stages - 1, write_stage);
+            }
+            const float* ap = a_frag + read_stage * Cfg::a_stage;
+            const float* bp = b_frag + read_stage * Cfg::b_stage;
+#pragma unroll 1
+            for (int ch = 0; ch < chunks; ++ch) {
+                if constexpr (Cfg::pipe == 3) {
+                    if (refill) {
+                        const int k0 = (kt + stages - 1) * bk;
+#pragma unroll
+                        for (int q = 0; q < Cfg::a_copies_per_chunk; ++q)
+                            copy_a(ch * Cfg::a_copies_per_chunk + q, k0, write_stage);
+#pragma unroll
+                        for (int q = 0; q < Cfg::b_copies_per_chunk; ++q)
+                            copy_b(ch * Cfg::b_copies_per_chunk + q, k0, write_stage);
+                    }
+                }
+#pragma unroll
+                for (int k4 = 0; k4 < kc; k4 += 4) {
+                    float4 af[tm];
+                    load_a(af, ap, k4);
+#pragma unroll
+                    for (int kk = 0; kk < 4; ++kk) {
+                        float4 bf[tn / 4];
+                        load_b(bf, bp, k4 + kk);
+                        fma_step(af, bf, kk);
+                    }
+                }
+                ap += kc;
+                bp += kc * ldb;
+            }
+            detail::commit();
+            read_stage = read_stage + 1 == stages ? 0 : read_stage + 1;
+            write_stage = write_stage + 1 == stages ? 0 : write_stage + 1;
+        }
+    } else {
+        // All `stages` buffers run ahead: tile kt + stages is copied into the buffer of tile kt
+        // once every warp holds tile kt's last fragments in registers.
+#pragma unroll
+        for (int s = 0; s < stages; ++s) {
+            if (s < ktiles) load_tile(s, s);
+            detail::commit();
+        }
+        detail::wait<stages - 1>();  // tile 0
+        __syncthreads();
+        float4 af[tm], bf[tn / 4];  // the fragments of the current k (group)
+        load_a(af, a_frag, 0);
+        load_b(bf, b_frag, 0);
+        int stage = 0;
+        for (int kt = 0; kt < ktiles; ++kt) {
+            const float* ap = a_frag + stage * Cfg::a_stage;
+            const float* bp = b_frag + stage * Cfg::b_stage;
+#pragma unroll
+            for (int kk = 0; kk < bk; ++kk) {
+                float4 an[tm], bn[tn / 4];  // the next k's fragments (an only at a group end)
+                if (kk + 1 < bk) {
+                    load_b(bn, bp, kk + 1);
+                    if (kk % 4 == 3) load_a(an, ap, kk + 1);
+                } else {
+                    detail::wait<stages - 2>();  // this thread's copies of tile kt + 1
+                    __syncthreads();  // everyone's, and every fragment of tile kt is read
+                    if (kt + stages < ktiles) load_tile(kt + stages, stage);
+                    detail::commit();
+                    stage = stage + 1 == stages ? 0 : stage + 1;
+                    if (kt + 1 < ktiles) {
+                        load_a(an, a_frag + stage * Cfg::a_stage, 0);
+                        load_b(bn, b_frag + stage * Cfg::b_stage, 0);
+                    } else {
+#pragma unroll
+                        for (int i = 0; i < tm; ++i) an[i] = make_float4(0, 0, 0, 0);
+#pragma unroll
+                        for (int j = 0; j < tn / 4; ++j) bn[j] = make_float4(0, 0, 0, 0);
+                    }
+                }
+                fma_step(af, bf, kk % 4);
+#pragma unroll
+                for (int j = 0; j < tn / 4; ++j) bf[j] = bn[j];
+                if (kk % 4 == 3) {
+#pragma unroll
+                    for (int i = 0; i < tm; ++i) af[i] = an[i];
                 }
             }
         }
-        read_stage = read_stage + 1 == stages ? 0 : read_stage + 1;
-        write_stage = write_stage + 1 == stages ? 0 : write_stage + 1;
     }
     detail::wait<0>();  // only empty groups can be pending here; leave none behind
 
@@ -269,7 +477,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_ctas_per_sm)
 #pragma unroll
         for (int j = 0; j < tn / 4; ++j) {
             const int col = n0 + warp_n0 + j * Cfg::lanes_n * 4 + lane_n * 4;
-            kernels::update4_guarded<Vec>(c, m, n, row, col, alpha, beta,
+            kernels::update4_guarded<vec>(c, m, n, row, col, alpha, beta,
                                           make_float4(acc[i][4 * j], acc[i][4 * j + 1],
                                                       acc[i][4 * j + 2], acc[i][4 * j + 3]));
         }
@@ -283,7 +491,10 @@ template <class Cfg>
 cudaError_t launch(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
                    float* c, cudaStream_t stream) {
     const bool vec = kernels::float4_rows(n, k, a, b, c);
-    const auto kernel = vec ? sm90_fp32_kernel<Cfg, true> : sm90_fp32_kernel<Cfg, false>;
+    const bool full = vec && m % Cfg::bm == 0 && n % Cfg::bn == 0 && k % Cfg::bk == 0;
+    const auto kernel = full  ? sm90_fp32_kernel<Cfg, path_full>
+                        : vec ? sm90_fp32_kernel<Cfg, path_vec>
+                              : sm90_fp32_kernel<Cfg, path_scalar>;
     // Above 48 KB a CTA's dynamic shared memory must be opted into; the largest carveout leaves
     // room for min_ctas_per_sm CTAs (cp.async.cg bypasses L1, so the smaller L1 costs nothing).
     cudaError_t e =

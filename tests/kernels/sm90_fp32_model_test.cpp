@@ -5,8 +5,9 @@
 
 using namespace tgemm;
 
-// These expectations are for rung_config = 128×256×16, warp tile 64×64, 8×16 per lane, 3
-// stages, 256 threads (kernels/sm90_fp32.cuh).
+// These expectations are for rung_config = 128×256×32, warp tile 32×128, 8×16 per lane, 3
+// stages, 256 threads, pipe 0 (kernels/sm90_fp32.cuh). The L1 figures were measured with Nsight
+// Compute on the H100 (docs/models/12_sm90_fp32.md).
 
 namespace {
 
@@ -31,21 +32,42 @@ TEST(Sm90Fp32Model, Textbook) {
 
 TEST(Sm90Fp32Model, ExecutedFlopsSquareAndOdd) {
     EXPECT_DOUBLE_EQ(at(model_of({4096, 4096, 4096}), keys::flops), 137'489'285'120.0);
-    // 1000×777×333: padded to 1024 rows (8 × 128), 1024 columns (4 × 256), K to 336.
+    // 1000×777×333: padded to 1024 rows (8 × 128), 1024 columns (4 × 256), K to 352 (11 × 32).
     EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::flops),
-                     2.0 * 1024 * 1024 * 336 + 3.0 * 1000 * 777);
+                     2.0 * 1024 * 1024 * 352 + 3.0 * 1000 * 777);
 }
 
-TEST(Sm90Fp32Model, RefinedL1AndSharedAt4096) {
+TEST(Sm90Fp32Model, RefinedL1At4096) {
     const auto m = model_of({4096, 4096, 4096});
-    // L1 op_ld sees only C (A and B come by cp.async): 4 lanes × float4 = 64 contiguous bytes
-    // per row per instruction, 2 sectors; 4096 rows × 256 groups × 2 = 2,097,152 sectors.
-    EXPECT_DOUBLE_EQ(at(m, keys::l1_global_load_bytes), 2'097'152.0 * 32);
+    // The 16-byte copies count one unit per (128-byte source line, 32-byte shared granule) pair
+    // of a warp request. A: a request is 4 rows × 128 bytes; the rows are 144 bytes apart in
+    // shared memory, so the odd ones start 16 bytes into a granule and fill 5 granules: 4 + 5 +
+    // 4 + 5 = 18 units, 32 requests per CTA per K tile. B: 512 contiguous, equally aligned bytes,
+    // 16 units, 64 requests. (576 + 1024) × 512 CTAs × 128 K tiles = 104,857,600 units, plus C's
+    // float4 reads: 4096 rows × 128 segments of 128 bytes × 4 sectors = 2,097,152. Measured on
+    // the H100: 106,954,752 sectors = 3,422,552,064 bytes.
+    EXPECT_DOUBLE_EQ(at(m, keys::l1_global_load_bytes), 106'954'752.0 * 32);
     EXPECT_DOUBLE_EQ(at(m, keys::l1_global_store_bytes), 2'097'152.0 * 32);
-    // cp.async bytes: 16 × 32 = 512 CTAs × 256 K tiles × (128·16 + 16·256)·4 B = 3,221,225,472.
+    // cp.async bytes: 16 × 32 = 512 CTAs × 128 K tiles × (128·32 + 32·256)·4 B = 3,221,225,472.
     EXPECT_DOUBLE_EQ(at(m, keys::smem_ldgsts_bytes), 3'221'225'472.0);
-    // Shared loads per warp per K tile: A 4 k-quads × 8 rows = 32 LDS.128, B 16 k × 4 column
-    // groups = 64 LDS.128, each packed into 2 wavefronts: 192. 512 × 256 × 8 warps × 192 =
+}
+
+TEST(Sm90Fp32Model, RefinedL1OddShapes) {
+    // Both measured on the H100 with Nsight Compute (l1tex__t_sectors_pipe_lsu_mem_global_op_ld):
+    // 1000×776×332 takes the float4 path with zero-filled edge tiles (542,632 sectors: A's rows
+    // are 1328 bytes apart, so source and destination shift alike and every unit is a sector),
+    // 1000×777×333 the 4-byte path, which counts distinct source sectors (2,264,772).
+    EXPECT_DOUBLE_EQ(at(model_of({1000, 776, 332}), keys::l1_global_load_bytes), 542'632.0 * 32);
+    EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::l1_global_load_bytes),
+                     2'264'772.0 * 32);
+    // C alone for the stores: 4-byte stores, lanes 16 bytes apart.
+    EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::l1_global_store_bytes), 438'500.0 * 32);
+}
+
+TEST(Sm90Fp32Model, RefinedSharedAt4096) {
+    const auto m = model_of({4096, 4096, 4096});
+    // Shared loads per warp per K tile: A 8 k-quads × 8 rows = 64 LDS.128, B 32 k × 4 column
+    // groups = 128 LDS.128, each packed into 2 wavefronts: 384. 512 × 128 × 8 warps × 384 =
     // 201,326,592.
     EXPECT_DOUBLE_EQ(at(m, keys::smem_load_wavefronts), 201'326'592.0);
     EXPECT_DOUBLE_EQ(at(m, keys::smem_store_wavefronts), 0.0);
