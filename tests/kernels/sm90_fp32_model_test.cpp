@@ -5,9 +5,9 @@
 
 using namespace tgemm;
 
-// These expectations are for rung_config = 128×256×32, warp tile 32×128, 8×16 per lane, 3
-// stages, 256 threads, pipe 0 (kernels/sm90_fp32.cuh). The L1 figures were measured with Nsight
-// Compute on the H100 (docs/models/12_sm90_fp32.md).
+// These expectations are for rung_config = 128×256×64, warp tile 32×128, 8×16 per lane, 2
+// stages, 256 threads, pipe 0 (kernels/sm90_fp32.cuh). The L1 counting rules were measured with
+// Nsight Compute on the H100 for BK = 16 and BK = 32 (docs/models/12_sm90_fp32.md).
 
 namespace {
 
@@ -32,43 +32,45 @@ TEST(Sm90Fp32Model, Textbook) {
 
 TEST(Sm90Fp32Model, ExecutedFlopsSquareAndOdd) {
     EXPECT_DOUBLE_EQ(at(model_of({4096, 4096, 4096}), keys::flops), 137'489'285'120.0);
-    // 1000×777×333: padded to 1024 rows (8 × 128), 1024 columns (4 × 256), K to 352 (11 × 32).
+    // 1000×777×333: padded to 1024 rows (8 × 128), 1024 columns (4 × 256), K to 384 (6 × 64).
     EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::flops),
-                     2.0 * 1024 * 1024 * 352 + 3.0 * 1000 * 777);
+                     2.0 * 1024 * 1024 * 384 + 3.0 * 1000 * 777);
 }
 
 TEST(Sm90Fp32Model, RefinedL1At4096) {
     const auto m = model_of({4096, 4096, 4096});
     // The 16-byte copies count one unit per (128-byte source line, 32-byte shared granule) pair
-    // of a warp request. A: a request is 4 rows × 128 bytes; the rows are 144 bytes apart in
-    // shared memory, so the odd ones start 16 bytes into a granule and fill 5 granules: 4 + 5 +
-    // 4 + 5 = 18 units, 32 requests per CTA per K tile. B: 512 contiguous, equally aligned bytes,
-    // 16 units, 64 requests. (576 + 1024) × 512 CTAs × 128 K tiles = 104,857,600 units, plus C's
-    // float4 reads: 4096 rows × 128 segments of 128 bytes × 4 sectors = 2,097,152. Measured on
-    // the H100: 106,954,752 sectors = 3,422,552,064 bytes.
+    // of a warp request. A: a request is 2 rows × 256 bytes (2 source lines each); the rows are
+    // 272 bytes apart in shared memory, so the odd one starts 16 bytes into a granule and each of
+    // its lines lands in 5 granules: 8 + 10 = 18 units, 64 requests per CTA per K tile. B: 512
+    // contiguous, equally aligned bytes, 16 units, 128 requests. (1152 + 2048) × 512 CTAs × 64 K
+    // tiles = 104,857,600 units, plus C's float4 reads: 4096 rows × 128 segments of 128 bytes ×
+    // 4 sectors = 2,097,152. The same 106,954,752 sectors were measured on the H100 for the
+    // BK = 32 configuration, whose 128-byte rows give the same 9 units per 8 sectors.
     EXPECT_DOUBLE_EQ(at(m, keys::l1_global_load_bytes), 106'954'752.0 * 32);
     EXPECT_DOUBLE_EQ(at(m, keys::l1_global_store_bytes), 2'097'152.0 * 32);
-    // cp.async bytes: 16 × 32 = 512 CTAs × 128 K tiles × (128·32 + 32·256)·4 B = 3,221,225,472.
+    // cp.async bytes: 16 × 32 = 512 CTAs × 64 K tiles × (128·64 + 64·256)·4 B = 3,221,225,472.
     EXPECT_DOUBLE_EQ(at(m, keys::smem_ldgsts_bytes), 3'221'225'472.0);
 }
 
 TEST(Sm90Fp32Model, RefinedL1OddShapes) {
-    // Both measured on the H100 with Nsight Compute (l1tex__t_sectors_pipe_lsu_mem_global_op_ld):
-    // 1000×776×332 takes the float4 path with zero-filled edge tiles (542,632 sectors: A's rows
-    // are 1328 bytes apart, so source and destination shift alike and every unit is a sector),
-    // 1000×777×333 the 4-byte path, which counts distinct source sectors (2,264,772).
-    EXPECT_DOUBLE_EQ(at(model_of({1000, 776, 332}), keys::l1_global_load_bytes), 542'632.0 * 32);
+    // 1000×776×332 takes the float4 path with zero-filled edge tiles (A's rows are 1328 bytes
+    // apart, so source and destination shift alike and every unit is a sector); 1000×777×333 the
+    // 4-byte path, which counts distinct source sectors. For BK = 32 the same rules gave exactly
+    // the measured 542,632 and 2,264,772 sectors; BK = 64 reads the same bytes in fewer, wider
+    // K tiles: 532,632 and 2,224,772.
+    EXPECT_DOUBLE_EQ(at(model_of({1000, 776, 332}), keys::l1_global_load_bytes), 532'632.0 * 32);
     EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::l1_global_load_bytes),
-                     2'264'772.0 * 32);
+                     2'224'772.0 * 32);
     // C alone for the stores: 4-byte stores, lanes 16 bytes apart.
     EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::l1_global_store_bytes), 438'500.0 * 32);
 }
 
 TEST(Sm90Fp32Model, RefinedSharedAt4096) {
     const auto m = model_of({4096, 4096, 4096});
-    // Shared loads per warp per K tile: A 8 k-quads × 8 rows = 64 LDS.128, B 32 k × 4 column
-    // groups = 128 LDS.128, each packed into 2 wavefronts: 384. 512 × 128 × 8 warps × 384 =
-    // 201,326,592.
+    // Shared loads per warp per K tile: A 16 k-quads × 8 rows = 128 LDS.128, B 64 k × 4 column
+    // groups = 256 LDS.128, each packed into 2 wavefronts: 768. 512 × 64 × 8 warps × 768 =
+    // 201,326,592 (measured on the H100 for BK = 32, the same count per k).
     EXPECT_DOUBLE_EQ(at(m, keys::smem_load_wavefronts), 201'326'592.0);
     EXPECT_DOUBLE_EQ(at(m, keys::smem_store_wavefronts), 0.0);
 }
