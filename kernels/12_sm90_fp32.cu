@@ -212,7 +212,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "shared: every fragment read is an LDS.128 whose lanes pair up (A: lane n "
         "and n^1 share a row; B: n and n^2 share a column group), 2 wavefronts "
-        "each; padded rows of A put a half-warp's 8 rows in 8 bank groups");
+        "each; padded rows of A put the " +
+        std::to_string(cfg::lanes_m) + " rows a half-warp reads in distinct bank groups");
     r.notes.push_back(
         "shared stores: none counted: cp.async writes shared memory as LDGSTS, "
         "measured as smem_ldgsts_bytes = (BM + BN)·BK·4 B per CTA per K tile");

@@ -5,11 +5,13 @@
 //
 // Design, per CTA tile of BM×BN outputs:
 // - Global → shared through cp.async (16-byte copies, L1 bypassed), STAGES tiles of BK deep in
-//   flight, one barrier per tile. Edge tiles are zero-filled by the copy itself (source size 0),
-//   so the inner loop has no bounds checks.
+//   flight, one barrier per tile. When M, N and K are multiples of the tile the copies carry no
+//   bounds checks (path_full); otherwise edge tiles are zero-filled by the copy itself (source
+//   size 0), so the inner loop has no bounds checks either.
 // - A stays (m, k) in shared memory (cp.async cannot transpose) with each row padded by 16 bytes,
-//   so the 8 consecutive rows that a half-warp reads at one k land in 8 different 16-byte bank
-//   groups. A lane reads 4 consecutive k of one row with one LDS.128; B is read along n.
+//   so the consecutive rows (at most 8) that a half-warp reads at one k land in different
+//   16-byte bank groups. A lane reads 4 consecutive k of one row with one LDS.128; B is read
+//   along n.
 // - Each warp owns a WM×WN tile; each lane a TM×TN piece made of rows spaced WM/TM apart and
 //   float4 column groups spaced 4·WN/TN apart. Lane bit 0 picks the column group and bit 1 the
 //   row, so lanes n and n^1 read the same A address and lanes n and n^2 the same B address: every
@@ -30,11 +32,13 @@ namespace tgemm::sm90_fp32 {
     return x > 0 && (x & (x - 1)) == 0;
 }
 
-// Pipe selects the main loop: 0 waits and synchronises at the top of every K tile and then
-// reads that tile's fragments; 1 moves the wait and the barrier into the last k step of a tile
-// and double-buffers the fragments in registers, so the first fragments of the next tile are
-// read from shared memory while the last k step's FFMAs run (no shared-load latency after a
-// barrier).
+// Pipe selects the main loop: 0 waits and synchronises at the top of every K tile, issues the
+// copies of a later tile and then runs the (unrolled) tile; 1 moves the wait and the barrier
+// into the last k step of a tile and double-buffers the fragments in registers, so the first
+// fragments of the next tile are read from shared memory while the last k step's FFMAs run;
+// 2 walks the tile as a rolled loop over chunks of Kc k steps (a small loop body); 3 is 2 with
+// the copies spread over the chunks; 4 is 0 with the copies spread over the tile's 4-k groups.
+// docs/tuning.md has what each measured on the H100: pipe 0 is the fastest.
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinCtasPerSm,
           int Pipe = 0, int Kc = BK>
 struct tile_config {
@@ -99,10 +103,11 @@ struct tile_config {
     static_assert(smem_bytes <= 227 * 1024, "an sm_90 CTA gets at most 227 KB of shared memory");
 };
 
-// Named configurations: CTA tile, BK, warp tile, lane tile, stages, and the CTAs per SM that
-// the register budget must allow (__launch_bounds__). The rung uses `rung_config`; the sweep
-// (bench/tune_sm90_fp32.cu) times them all. The whole BK-deep step is unrolled, so BK also sets
-// the main loop's code size: 8×16 lanes run BK·128 FFMAs (16 bytes each) per barrier.
+// Named configurations: CTA tile, BK, warp tile, lane tile, stages, the CTAs per SM that the
+// register budget must allow (__launch_bounds__), pipe and chunk. The rung uses `rung_config`;
+// the sweep (bench/tune_sm90_fp32.cu) times up to 12 of them. The BK-deep step is unrolled (for
+// BK = 64 the compiler unrolls 32 k and loops twice), so BK also sets the main loop's code size:
+// 8×16 lanes run up to 32·128 FFMAs (16 bytes each) per loop body.
 //
 // 8 warps of 64×64, 8×16 outputs per lane, one CTA per SM (255 registers).
 using cfg_128x256_k8_w64x64_t8x16_s4 = tile_config<128, 256, 8, 64, 64, 8, 16, 4, 1>;

@@ -8,7 +8,9 @@
 # 1000×776×332 (float4 path with partial edge tiles) and 1000×777×333 (4-byte-copy path).
 # Results go to BUILD_DIR/tune/:
 # tune_sm90_fp32.txt (the table), tune_sm90_fp32.csv, and sass_summary.txt (per kernel: FFMA,
-# FMUL, FADD, LDS, LDGSTS and all instructions, when cuobjdump is on PATH or in CUDA_HOME).
+# FMUL, FADD, LDS, LDGSTS and all instructions, when cuobjdump is on PATH or in CUDA_HOME; the
+# kernel's last template argument is its path: 0 4-byte copies, 1 float4, 2 whole tiles).
+# bench/sm90_fp32_device_run.sh wraps this script for one call on a lent GPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,7 +60,7 @@ if [[ -x $cuobjdump ]]; then
             if ($0 ~ / LDGSTS[. ]/) ldgsts++
         }
         END { flush() }' |
-        { printf "%-60s %6s %5s %5s %5s %6s %6s\n" "kernel<config, float4 path>" FFMA FMUL FADD LDS LDGSTS instrs; sort; } |
+        { printf "%-60s %6s %5s %5s %5s %6s %6s\n" "kernel<config, path>" FFMA FMUL FADD LDS LDGSTS instrs; sort; } |
         tee "$out/sass_summary.txt"
 else
     echo "tune_sm90_fp32.sh: no cuobjdump; skipping the SASS summary" >&2
