@@ -223,6 +223,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       std::to_string(dram.waves) +
                       " waves; each wave re-reads the strips of A and B it touches when A + B "
                       "exceed half the L2, C read once");
+    model::add_dram_write_notes(r);
     return m;
 }
 
