@@ -40,7 +40,8 @@ TEST(ShippedProfile, IsAMeasuredH100ProfileOfTheWholeLadder) {
     const auto& p = shipped();
     EXPECT_EQ(p.source, profile_source::measured);
     EXPECT_EQ(p.gpu.key, "h100");
-    const std::set<std::string> kernels(p.kernels().begin(), p.kernels().end());
+    const auto ids = p.kernels();
+    const std::set<std::string> kernels(ids.begin(), ids.end());
     for (const auto& id : rung_registry::get().ids()) EXPECT_TRUE(kernels.contains(id)) << id;
     const auto shapes = p.shapes();
     for (const auto s : {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}, shape{4096, 4096, 4096}})
