@@ -298,9 +298,9 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
         cfg.pCounterDataImage = data.data();
         cfg.range = CUPTI_AutoRange;
         // A one-pass group is replayed by us (user replay): CUPTI then neither saves nor
-        // restores device memory around the kernel. Kernel replay's save writes buffers just
-        // before the kernel, and the write-back of those dirty L2 lines lands in the kernel's
-        // DRAM write counter (measured: +2 MB at 1024³, +18 MB at 2048³ against ncu).
+        // restores device memory around the kernel, work a single pass does not need. (It was
+        // also tried against the extra DRAM writes described in collect/l2_flush.hpp and did
+        // not change them.)
         const bool user_replay = g.passes <= 1;
         cfg.replayMode = user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
         cfg.maxRangesPerPass = max_ranges;
