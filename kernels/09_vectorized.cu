@@ -155,15 +155,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
     const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
                              int stride, int width) {
-        std::int64_t sectors = 0;
-        if (vec) {
-            for (int o = 0; o < width; o += 4)
-                sectors += tmod::strided_sectors(rows, cols, seg, lanes, stride, 4, o);
-        } else {
-            for (int o = 0; o < width; ++o)
-                sectors += tmod::strided_sectors(rows, cols, seg, lanes, stride, 1, o);
-        }
-        return double(sectors);
+        return tmod::owned_columns_sectors(vec, rows, cols, seg, lanes, stride, width);
     };
     // A: two lanes per row of the tile (8 floats); B: a warp per row of the tile (128 floats).
     const double a_sectors = pattern(s.m, s.k, bk, 2, 4, 4) * double(gn);

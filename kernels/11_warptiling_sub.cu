@@ -203,12 +203,9 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.set(keys::flops, tmod::padded_flops(s, bm, bn, bk));
 
     const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
-    const auto pattern = [&](std::int64_t nrows, std::int64_t ncols, std::int64_t seg, int lanes,
+    const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
                              int stride, int width) {
-        std::int64_t sectors = 0;
-        for (int o = 0; o < width; o += vec ? 4 : 1)
-            sectors += tmod::strided_sectors(nrows, ncols, seg, lanes, stride, vec ? 4 : 1, o);
-        return double(sectors);
+        return tmod::owned_columns_sectors(vec, rows, cols, seg, lanes, stride, width);
     };
     const double a_sectors = pattern(s.m, s.k, bk, bk / 4, 4, 4) * double(gn);
     const double b_sectors = pattern(s.k, s.n, bn, bn / 4, 4, 4) * double(gm);

@@ -113,6 +113,18 @@ inline constexpr std::int64_t sector = 32;
     return total;
 }
 
+// Sectors of a tile read by lanes that each own `width` consecutive columns (`lane_stride`
+// apart), moved as float4 when `vec` (the aligned path) or word by word otherwise.
+[[nodiscard]] inline double owned_columns_sectors(bool vec, std::int64_t rows, std::int64_t cols,
+                                                  std::int64_t seg, int lanes, int lane_stride,
+                                                  int width) {
+    const int step = vec ? 4 : 1;
+    std::int64_t sectors = 0;
+    for (int o = 0; o < width; o += step)
+        sectors += strided_sectors(rows, cols, seg, lanes, lane_stride, step, o);
+    return double(sectors);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Occupancy on compute capability 8.x/9.x: 64 K registers (allocated per warp in units of 256),
 // 2048 threads and 32 CTAs per SM; 1 KB of shared memory reserved per CTA.
