@@ -206,7 +206,7 @@ rung make() {
     return {.id = "blocktiling_2d",
             .display_name = "2D block tiling 128×128×8, 8×8 per thread",
             .order = 80,
-            .seed = "seeds 000/001 (2D tiling); seed 003 kernel 04",
+            .seed = "seeds 000/001 (2D tiling); seed 003 kernel 03 (2D thread coarsening)",
             .params = "BM = BN = 128, BK = 8, TM = TN = 8: 256 threads, each an 8×8 block",
             .kernel_symbol = "blocktiling_2d_kernel",
             .launch = launch,

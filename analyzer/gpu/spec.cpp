@@ -44,6 +44,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          .smem_per_block_kib = 163,
          .tensor_fp16_flop_per_clk_sm = 2048,
          .tensor_tf32_flop_per_clk_sm = 1024,
+         .l2_bytes_per_clk = 5120,
+         .l2_source = "NVIDIA A100 whitepaper: L2 read bandwidth 5120 B/clk",
          .source = "seed 002 (108 SMs x 64 cores, 1.41 GHz, 5120-bit, 2,039 GB/s); NVIDIA A100 "
                    "datasheet (80GB SXM: 2,039 GB/s, 40 MB L2, 312 TFLOP/s FP16 dense)"},
         {.key = "h100",
@@ -61,6 +63,7 @@ const std::vector<gpu_spec>& gpu_specs() {
          .smem_per_block_kib = 227,
          .tensor_fp16_flop_per_clk_sm = 4096,
          .tensor_tf32_flop_per_clk_sm = 2048,
+         .l2_source = "none published",
          .source = "shared/reference/anchors.md (device attributes read on the H100: 132 SMs, "
                    "1980 MHz, 2619 MHz x 5120-bit, 50 MB L2); NVIDIA H100 whitepaper (128 FP32 "
                    "lanes/SM, 989.4 TFLOP/s BF16 dense at 1830 MHz)"},
@@ -79,6 +82,7 @@ const std::vector<gpu_spec>& gpu_specs() {
          .smem_per_block_kib = 227,
          .tensor_fp16_flop_per_clk_sm = 4096,
          .tensor_tf32_flop_per_clk_sm = 2048,
+         .l2_source = "none published",
          .source = "shared/reference/anchors.md (device attributes read on the H200: 132 SMs, "
                    "1980 MHz, 3201 MHz x 6016-bit as CUDA reports it, 60 MB L2)"},
         {.key = "rtx5070ti",
@@ -97,6 +101,7 @@ const std::vector<gpu_spec>& gpu_specs() {
          .smem_per_block_kib = 99,
          .tensor_fp16_flop_per_clk_sm = 512,
          .tensor_tf32_flop_per_clk_sm = 256,
+         .l2_source = "none published",
          .source = "seed 003 (43.9 TFLOP/s FP32, 87.9 TFLOP/s tensor, 896 GB/s); NVIDIA RTX "
                    "Blackwell architecture whitepaper (70 SMs, 2452 MHz boost, 256-bit 28 Gbps)"},
     };

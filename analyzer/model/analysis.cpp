@@ -1,5 +1,7 @@
 #include "model/analysis.hpp"
 
+#include <algorithm>
+
 #include "model/levels.hpp"
 #include "model/roofline.hpp"
 
@@ -31,7 +33,98 @@ constexpr std::string_view compared_levels[] = {
     keys::smem_load_bank_conflicts,
 };
 
+// Shared-memory traffic as the bandwidth roof sees it: every wavefront occupies the 128 B/clk
+// data path, whether its lanes use all 128 B or a bank conflict split it; cp.async writes
+// (LDGSTS) reach shared memory without a store wavefront and are added as bytes.
+std::optional<double> smem_bytes(std::optional<double> ld_wavefronts,
+                                 std::optional<double> st_wavefronts,
+                                 std::optional<double> ldgsts_bytes) {
+    if (!ld_wavefronts && !st_wavefronts) return std::nullopt;
+    return (ld_wavefronts.value_or(0) + st_wavefronts.value_or(0)) * smem_wavefront_bytes +
+           ldgsts_bytes.value_or(0);
+}
+
+level_point make_point(std::string_view roof_key, std::string_view name) {
+    level_point p;
+    p.roof_key = std::string(roof_key);
+    p.name = std::string(name);
+    return p;
+}
+
+void add_hierarchy(row_analysis& r, const analysis& a, std::optional<double> refined_dram) {
+    const auto& m = *r.row;
+    const auto exec = r.executed_flops;
+    const auto refined_flops = m.model.refined.get(keys::flops);
+    const double tb_flops = m.model.textbook.flops;
+    const auto tb = [&](std::optional<double> bytes) {
+        return bytes && tb_flops > 0 ? ratio(tb_flops, bytes) : std::nullopt;
+    };
+    std::vector<level_point> pts;
+    {
+        auto p = make_point(roofs::dram, "DRAM");
+        p.bytes_measured = r.dram_bytes;
+        if (m.model.textbook.global_bytes > 0) p.bytes_textbook = m.model.textbook.global_bytes;
+        p.bytes_refined = refined_dram;
+        pts.push_back(p);
+    }
+    {
+        auto p = make_point(roofs::l2, "L2");
+        p.bytes_measured = m.counter(keys::l2_bytes);
+        p.bytes_refined = m.model.refined.get(keys::l2_bytes);
+        pts.push_back(p);
+    }
+    {
+        auto p = make_point(roofs::smem, "shared");
+        p.bytes_measured =
+            smem_bytes(m.counter(keys::smem_load_wavefronts),
+                       m.counter(keys::smem_store_wavefronts), m.counter(keys::smem_ldgsts_bytes));
+        p.bytes_refined = smem_bytes(m.model.refined.get(keys::smem_load_wavefronts),
+                                     m.model.refined.get(keys::smem_store_wavefronts),
+                                     m.model.refined.get(keys::smem_ldgsts_bytes));
+        if (m.model.textbook.smem_accesses)
+            p.bytes_textbook = *m.model.textbook.smem_accesses * model::fp32_bytes;
+        // A kernel that never touches shared memory has no point on the shared roof.
+        if (p.bytes_measured && *p.bytes_measured <= 0) p.bytes_measured.reset();
+        if (p.bytes_refined && *p.bytes_refined <= 0) p.bytes_refined.reset();
+        pts.push_back(p);
+    }
+    const auto compute = a.roof_value(roofs::fp32);
+    for (auto& p : pts) {
+        p.ai_measured = ratio(exec, p.bytes_measured);
+        p.ai_refined = ratio(refined_flops, p.bytes_refined);
+        p.ai_textbook = tb(p.bytes_textbook);
+        if (!p.bytes_measured && !p.bytes_refined && !p.bytes_textbook) continue;
+        const auto bw = a.roof_value(p.roof_key);
+        const auto ai = p.ai_measured ? p.ai_measured : p.ai_refined;
+        if (bw && ai && compute) p.attainable = std::min(*compute, *ai * *bw);
+        r.hierarchy.push_back(p);
+    }
+    if (!compute) return;
+    r.bound_roof = std::string(roofs::fp32);
+    r.bound_attainable = compute;
+    for (const auto& p : r.hierarchy) {
+        if (p.attainable && *p.attainable < *r.bound_attainable) {
+            r.bound_roof = p.roof_key;
+            r.bound_attainable = p.attainable;
+        }
+    }
+    if (r.achieved_flops_per_s) r.pct_bound_roof = *r.achieved_flops_per_s / *r.bound_attainable;
+}
+
 }  // namespace
+
+const level_point* row_analysis::level(std::string_view roof_key) const {
+    for (const auto& p : hierarchy)
+        if (p.roof_key == roof_key) return &p;
+    return nullptr;
+}
+
+std::optional<double> analysis::roof_value(std::string_view key) const {
+    if (!source) return std::nullopt;
+    const auto it = source->peaks.find(key);
+    if (it == source->peaks.end()) return std::nullopt;
+    return it->second.effective();
+}
 
 std::optional<double> level_comparison::refined_ratio() const {
     return ratio(measured, refined);
@@ -99,6 +192,7 @@ analysis analyze(const profile& p) {
             }
             if (lc.refined || lc.measured || lc.textbook) r.levels.push_back(lc);
         }
+        add_hierarchy(r, a, refined_dram);
         a.rows.push_back(std::move(r));
     }
     for (auto& r : a.rows) {

@@ -20,6 +20,22 @@ struct level_comparison {
     [[nodiscard]] std::optional<double> textbook_ratio() const;
 };
 
+// One level of the hierarchical roofline for one row: the bytes that level moved (measured,
+// textbook, refined), the AI they give, and what that level's roof allows at that AI.
+struct level_point {
+    std::string roof_key;  // the peaks key of the level's bandwidth roof: "dram", "l2", "smem"
+    std::string name;      // "DRAM", "L2", "shared"
+    std::optional<double> bytes_measured;
+    std::optional<double> bytes_textbook;  // the seed's count, where the seed gives one
+    std::optional<double> bytes_refined;
+    std::optional<double> ai_measured;  // executed FLOPs / bytes
+    std::optional<double> ai_textbook;  // textbook FLOPs / textbook bytes
+    std::optional<double> ai_refined;   // refined FLOPs / refined bytes
+    // min(compute roof, AI × this level's roof), measured AI (else refined), roofs as the
+    // report uses them (measured where the micro-benchmarks ran, else theoretical).
+    std::optional<double> attainable;
+};
+
 struct row_analysis {
     const measurement* row = nullptr;
     double useful_flops = 0;       // 2MNK: the convention of TFLOP/s columns (and cuBLAS's)
@@ -36,6 +52,15 @@ struct row_analysis {
     std::optional<double> pct_roof;              // achieved executed FLOP/s / attainable
     std::string bound;                           // "DRAM" or "FP32 compute"
     std::vector<level_comparison> levels;
+    // The hierarchical roofline: DRAM, L2, shared, in that order (levels with no data left out).
+    std::vector<level_point> hierarchy;
+    // The roof that bounds the row: the lowest of the compute roof and every level's
+    // AI × bandwidth ("fp32", "dram", "l2", "smem"), its FLOP/s, and how close the row gets.
+    std::string bound_roof;
+    std::optional<double> bound_attainable;
+    std::optional<double> pct_bound_roof;  // achieved executed FLOP/s / bound_attainable
+
+    [[nodiscard]] const level_point* level(std::string_view roof_key) const;
 };
 
 struct analysis {
@@ -45,9 +70,16 @@ struct analysis {
     [[nodiscard]] double ridge() const { return fp32_peak / dram_peak; }
     std::vector<row_analysis> rows;  // one per non-skipped measurement, profile order
 
+    // The roof the plots and the bound use for `key`: measured when the micro-benchmarks ran,
+    // else theoretical; nullopt when the profile has no such roof.
+    [[nodiscard]] std::optional<double> roof_value(std::string_view key) const;
+
     [[nodiscard]] const row_analysis* find(std::string_view kernel, const shape& s) const;
 };
 
 [[nodiscard]] analysis analyze(const profile& p);
+
+// Bytes-per-FLOP helpers shared by the analysis and its tests.
+inline constexpr double smem_wavefront_bytes = 128.0;  // 32 banks × 4 B per wavefront
 
 }  // namespace tgemm

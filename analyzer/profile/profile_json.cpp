@@ -182,6 +182,10 @@ void to_json(json& j, const profile& p) {
     for (const auto& [k, r] : p.peaks) {
         json pj = {{"theoretical", r.theoretical}, {"unit", r.unit}, {"method", r.method}};
         pj["measured"] = r.measured ? json(*r.measured) : json(nullptr);
+        if (!r.measured_by.empty()) pj["measured_by"] = r.measured_by;
+        if (r.clock_mhz) pj["clock_mhz"] = *r.clock_mhz;
+        if (r.theoretical_at_clock) pj["theoretical_at_clock"] = *r.theoretical_at_clock;
+        if (!r.note.empty()) pj["note"] = r.note;
         peaks[k] = pj;
     }
     j["peaks"] = peaks;
@@ -247,6 +251,16 @@ profile profile_from_json(const json& j) {
             r.measured = need_number(v, "measured", w);
         r.unit = opt_string(v, "unit");
         r.method = opt_string(v, "method");
+        r.measured_by = opt_string(v, "measured_by");
+        r.note = opt_string(v, "note");
+        for (auto [name, field] : {std::pair{"clock_mhz", &r.clock_mhz},
+                                   std::pair{"theoretical_at_clock", &r.theoretical_at_clock}}) {
+            if (const auto it = v.find(name); it != v.end() && !it->is_null()) {
+                *field = need_number(v, name, w);
+                if (**field <= 0) bad(w + "." + name, "must be positive");
+            }
+        }
+        if (r.measured && *r.measured <= 0) bad(w + ".measured", "must be positive");
         p.peaks[k] = r;
     }
     for (const auto key : {roofs::fp32, roofs::dram})

@@ -14,14 +14,33 @@ namespace {
 
 profile sample() {
     profile p;
-    p.gpu = {.key = "h100", .name = "NVIDIA H100 80GB HBM3", .cc = "9.0", .sm_count = 132,
-             .fp32_lanes_per_sm = 128, .sm_clock_mhz = 1980, .mem_clock_mhz = 2619,
-             .bus_width_bits = 5120, .l2_bytes = 52428800, .smem_per_block_optin = 232448};
-    p.env = {.tool_version = "0.1.0", .driver = "580.159.04", .cuda = "13.0",
-             .command = "tgemm-roofline --gpu h100", .date = "2026-11-22T13:00:00Z", .host = "x"};
-    p.peaks["fp32"] = {.theoretical = 66.9e12, .measured = std::nullopt, .unit = "FLOP/s",
-                       .method = "spec"};
-    p.peaks["dram"] = {.theoretical = 3.35e12, .measured = 3.0e12, .unit = "B/s", .method = "x"};
+    p.gpu = {.key = "h100",
+             .name = "NVIDIA H100 80GB HBM3",
+             .cc = "9.0",
+             .sm_count = 132,
+             .fp32_lanes_per_sm = 128,
+             .sm_clock_mhz = 1980,
+             .mem_clock_mhz = 2619,
+             .bus_width_bits = 5120,
+             .l2_bytes = 52428800,
+             .smem_per_block_optin = 232448};
+    p.env = {.tool_version = "0.1.0",
+             .driver = "580.159.04",
+             .cuda = "13.0",
+             .command = "tgemm-roofline --gpu h100",
+             .date = "2026-11-22T13:00:00Z",
+             .host = "x"};
+    p.peaks["fp32"].theoretical = 66.9e12;
+    p.peaks["fp32"].unit = "FLOP/s";
+    p.peaks["fp32"].method = "spec";
+    p.peaks["dram"].theoretical = 3.35e12;
+    p.peaks["dram"].measured = 3.0e12;
+    p.peaks["dram"].unit = "B/s";
+    p.peaks["dram"].method = "x";
+    p.peaks["dram"].measured_by = "read kernel";
+    p.peaks["fp32"].clock_mhz = 1755;
+    p.peaks["fp32"].theoretical_at_clock = 59.3e12;
+    p.peaks["fp32"].note = "why";
     measurement m;
     m.kernel = "naive";
     m.size = {1024, 1024, 1024};
@@ -33,8 +52,11 @@ profile sample() {
     m.counters[std::string(keys::flops)] = 2150629376;
     m.counters[std::string(keys::dram_read_bytes)] = 12582912;
     m.counter_passes = 3;
-    m.model.textbook = {.flops = 2149580800, .global_bytes = 8598323200, .formula = "f",
-                        .loads_per_output = 2048, .smem_accesses = std::nullopt};
+    m.model.textbook = {.flops = 2149580800,
+                        .global_bytes = 8598323200,
+                        .formula = "f",
+                        .loads_per_output = 2048,
+                        .smem_accesses = std::nullopt};
     m.model.refined.set(keys::flops, 2150629376);
     m.model.refined.notes = {"a note"};
     p.measurements.push_back(m);
@@ -86,8 +108,13 @@ TEST(ProfileIo, RoundTripsEveryField) {
     EXPECT_FALSE(q.measurements[0].counter(keys::l2_bytes));  // absent, not 0
     EXPECT_EQ(q.peaks.at("dram").measured, 3.0e12);
     EXPECT_FALSE(q.peaks.at("fp32").measured);
+    EXPECT_EQ(q.peaks.at("dram").measured_by, "read kernel");
+    EXPECT_EQ(q.peaks.at("fp32").clock_mhz, 1755);
+    EXPECT_EQ(q.peaks.at("fp32").theoretical_at_clock, 59.3e12);
+    EXPECT_EQ(q.peaks.at("fp32").note, "why");
+    EXPECT_FALSE(q.peaks.at("dram").clock_mhz);
     EXPECT_EQ(*q.measurements[1].skipped, "verification failed: ...");
-    EXPECT_NE(text.find("\"schema\": \"tgemm-roofline/profile/1.0\""), std::string::npos);
+    EXPECT_NE(text.find("\"schema\": \"tgemm-roofline/profile/1.1\""), std::string::npos);
 }
 
 TEST(ProfileIo, NullCounterMeansNotCollected) {
@@ -100,18 +127,20 @@ TEST(ProfileIo, CorruptFilesNameTheProblem) {
     const auto good = dump_profile(sample());
     EXPECT_NE(error_of("{ not json").find("bad.json: not valid JSON"), std::string::npos);
     EXPECT_NE(error_of(good.substr(0, good.size() / 2)).find("not valid JSON"), std::string::npos);
-    EXPECT_NE(error_of(with(good, "profile/1.0", "profile/2.0")).find("version 2.0 is not supported"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of(with(good, "profile/1.1", "profile/2.0")).find("version 2.0 is not supported"),
+        std::string::npos);
     EXPECT_NE(error_of(with(good, "\"sm_count\": 132,", "")).find("missing key 'sm_count'"),
               std::string::npos);
     EXPECT_NE(error_of(with(good, "\"dram_read_bytes\": 12582912.0", "\"dram_read_bytes\": -1"))
                   .find("measurements[0].counters.dram_read_bytes"),
               std::string::npos);
-    EXPECT_NE(error_of(with(good, "\"median\": 1.5", "\"median\": 9.5")).find("min <= median <= max"),
-              std::string::npos);
-    EXPECT_NE(error_of(with(good, "\"verified\": true", "\"verified\": false"))
-                  .find("not verified"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of(with(good, "\"median\": 1.5", "\"median\": 9.5")).find("min <= median <= max"),
+        std::string::npos);
+    EXPECT_NE(
+        error_of(with(good, "\"verified\": true", "\"verified\": false")).find("not verified"),
+        std::string::npos);
     EXPECT_NE(error_of("[]").find("not a JSON object"), std::string::npos);
     EXPECT_NE(error_of(with(good, "\"source\": \"measured\"", "\"source\": \"guessed\""))
                   .find("'guessed'"),
