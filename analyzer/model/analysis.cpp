@@ -119,6 +119,19 @@ const level_point* row_analysis::level(std::string_view roof_key) const {
     return nullptr;
 }
 
+std::optional<shape> analysis::focus_size() const {
+    std::optional<shape> best;
+    const auto better = [](const shape& a, const shape& b) {
+        const bool sa = a.m == a.n && a.n == a.k;
+        const bool sb = b.m == b.n && b.n == b.k;
+        if (sa != sb) return sa;
+        return double(a.m) * a.n * a.k > double(b.m) * b.n * b.k;
+    };
+    for (const auto& r : rows)
+        if (!best || better(r.row->size, *best)) best = r.row->size;
+    return best;
+}
+
 std::optional<double> analysis::roof_value(std::string_view key) const {
     if (!source) return std::nullopt;
     const auto it = source->peaks.find(key);

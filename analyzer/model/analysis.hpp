@@ -75,6 +75,9 @@ struct analysis {
     [[nodiscard]] std::optional<double> roof_value(std::string_view key) const;
 
     [[nodiscard]] const row_analysis* find(std::string_view kernel, const shape& s) const;
+    // The size the single-size plots show (hierarchical roofline, bytes per level, TFLOP/s):
+    // the largest square size with rows, else the size with the most FLOPs.
+    [[nodiscard]] std::optional<shape> focus_size() const;
 };
 
 [[nodiscard]] analysis analyze(const profile& p);
