@@ -44,8 +44,17 @@ for s in "$@"; do
       step ctest ctest --test-dir "$B" --output-on-failure -j 1 ;;
     gpu-info)
       step gpu-info nvidia-smi -q -d CLOCK,PERFORMANCE ;;
-    measure)   # measure <tool args>
-      step measure "$BIN" --gpu h100 "${words[@]:1}" ;;
+    measure)   # measure <tool args>: the main job on this machine's GPU (--gpu auto unless given)
+      step measure "$BIN" "${words[@]:1}" ;;
+    report)    # report <profile>: re-render a stored profile's report folder
+      step "report-$(basename "${words[1]}" .json)" "$BIN" report "${words[@]:1}" ;;
+    peaks)     # the micro-benchmarks alone, as a table and as JSON
+      step peaks "$BIN" peaks
+      step peaks-json bash -c "'$BIN' peaks --json > '$LOGS/peaks.json'" ;;
+    ncu-peaks) # the micro-benchmarks under Nsight Compute: bytes they move and the chip's peaks
+      step ncu-peaks ncu --clock-control none --cache-control none --csv --print-units base \
+        -k regex:tgemm_peak_ --metrics "$(tr '\n' ',' < scripts/peak_metrics.txt | sed 's/,$//')" \
+        "$BIN" peaks ;;
     validate)  # validate <validate_ncu.py args>
       step validate python3 scripts/validate_ncu.py --binary "$BIN" "${words[@]:1}" ;;
     sanitize)  # sanitize <size>: memcheck on every rung; the summary goes to docs/sanitize.md
@@ -77,6 +86,6 @@ done
 tar -czf "${OUT:-.}/logs.tar.gz" -C "$LOGS" . 2>/dev/null
 # What the tool wrote, for committing from the development machine.
 if [ -n "${OUT:-}" ]; then
-  tar -czf "$OUT/results.tar.gz" profiles reports docs/validation.md docs/tuning.md docs/sanitize.md 2>/dev/null
+  tar -czf "$OUT/results.tar.gz" profiles reports docs/validation*.md docs/tuning.md docs/sanitize.md 2>/dev/null
 fi
 exit $status
