@@ -54,7 +54,8 @@ for s in "$@"; do
     ncu-peaks) # the micro-benchmarks under Nsight Compute: bytes they move and the chip's peaks
       step ncu-peaks ncu --clock-control none --cache-control none --csv --print-units base \
         -k regex:tgemm_peak_ --metrics "$(tr '\n' ',' < scripts/peak_metrics.txt | sed 's/,$//')" \
-        "$BIN" peaks ;;
+        "$BIN" peaks
+      step ncu-peaks-summary bash -c "python3 scripts/peak_ncu_summary.py '$LOGS/ncu-peaks.log' > '$LOGS/peaks-ncu.md'" ;;
     validate)  # validate <validate_ncu.py args>
       step validate python3 scripts/validate_ncu.py --binary "$BIN" "${words[@]:1}" ;;
     sanitize)  # sanitize <size>: memcheck on every rung; the summary goes to docs/sanitize.md

@@ -1,61 +1,18 @@
 #include "render/cairo_backend.hpp"
 
-#include <cairo-svg.h>
 #include <cairo.h>
 
 #include <cmath>
 #include <memory>
 #include <numbers>
 
-#include "core/throw.hpp"
+#include "render/cairo_common.hpp"
 
 namespace tgemm::render {
 
 namespace {
 
-struct surface_deleter {
-    void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
-};
-struct context_deleter {
-    void operator()(cairo_t* c) const { cairo_destroy(c); }
-};
-struct font_options_deleter {
-    void operator()(cairo_font_options_t* o) const { cairo_font_options_destroy(o); }
-};
-using surface_ptr = std::unique_ptr<cairo_surface_t, surface_deleter>;
-using context_ptr = std::unique_ptr<cairo_t, context_deleter>;
-using font_options_ptr = std::unique_ptr<cairo_font_options_t, font_options_deleter>;
-
-constexpr const char* font_family = "DejaVu Sans";
-
-void check(cairo_status_t st, const char* what) {
-    if (st != CAIRO_STATUS_SUCCESS)
-        TGEMM_THROW(internal, "cairo could not {}: {}", what, cairo_status_to_string(st));
-}
-
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
-    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-    return CAIRO_STATUS_SUCCESS;
-}
-
-// Unhinted metrics, so the widths measured for the layout are the widths drawn, on every
-// surface type.
-void set_font(cairo_t* cr, double px, bool bold) {
-    font_options_ptr fo(cairo_font_options_create());
-    cairo_font_options_set_hint_metrics(fo.get(), CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(fo.get(), CAIRO_HINT_STYLE_NONE);
-    cairo_set_font_options(cr, fo.get());
-    cairo_select_font_face(cr, font_family, CAIRO_FONT_SLANT_NORMAL,
-                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, px);
-}
-
-double text_width(cairo_t* cr, const std::string& text, double px, bool bold) {
-    set_font(cr, px, bold);
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, text.c_str(), &e);
-    return std::max(e.x_advance, e.x_bearing + e.width);
-}
+using namespace detail;
 
 class painter {
   public:
@@ -331,43 +288,16 @@ class painter {
     const scene& m_s;
 };
 
-void paint(cairo_surface_t* surface, const scene& s) {
-    check(cairo_surface_status(surface), "create a surface");
-    context_ptr cr(cairo_create(surface));
-    check(cairo_status(cr.get()), "create a drawing context");
-    painter(cr.get(), s).draw();
-    check(cairo_status(cr.get()), "draw the roofline");
-}
-
-int pixels(double v) {
-    return static_cast<int>(std::ceil(v));
-}
-
 }  // namespace
 
 std::string render_png(const scene& s) {
-    surface_ptr surface(
-        cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pixels(s.width), pixels(s.height)));
-    paint(surface.get(), s);
-    cairo_surface_flush(surface.get());
-    std::string out;
-    check(cairo_surface_write_to_png_stream(surface.get(), append_bytes, &out), "write the PNG");
-    return out;
+    return paint_png(
+        s.width, s.height, [&](cairo_t* cr) { painter(cr, s).draw(); }, "draw the roofline");
 }
 
 std::string render_svg(const scene& s) {
-    std::string out;
-    {
-        surface_ptr surface(
-            cairo_svg_surface_create_for_stream(append_bytes, &out, s.width, s.height));
-        // Pixels, as the PNG: cairo's default unit (pt) would make the SVG a third larger.
-        cairo_svg_surface_set_document_unit(surface.get(), CAIRO_SVG_UNIT_PX);
-        paint(surface.get(), s);
-        // The SVG is complete only once the surface is finished.
-        cairo_surface_finish(surface.get());
-        check(cairo_surface_status(surface.get()), "write the SVG");
-    }
-    return out;
+    return paint_svg(
+        s.width, s.height, [&](cairo_t* cr) { painter(cr, s).draw(); }, "draw the roofline");
 }
 
 text_width_fn cairo_text_width() {

@@ -13,6 +13,7 @@
 #include "render/label_placer.hpp"
 #include "render/names.hpp"
 #include "render/roofline_panel.hpp"
+#include "render/rung_colours.hpp"
 #include "render/ticks.hpp"
 
 namespace tgemm::render {
@@ -139,11 +140,7 @@ struct point_set {
 point_set collect_points(const analysis& a, bool predicted) {
     const profile& p = *a.source;
     // Colours go to kernels that have rows: a rung skipped at every size takes none.
-    std::vector<std::string> kernels;
-    for (const auto& k : p.kernels())
-        if (std::any_of(a.rows.begin(), a.rows.end(),
-                        [&](const row_analysis& r) { return r.row->kernel == k; }))
-            kernels.push_back(k);
+    const auto kernels = coloured_rungs(a);
     const auto shapes = p.shapes();
 
     std::vector<const row_analysis*> rows;
@@ -162,7 +159,7 @@ point_set collect_points(const analysis& a, bool predicted) {
         marker base;
         base.rung = m.kernel;
         base.size = m.size;
-        base.colour = index_in(kernels, m.kernel);
+        base.colour = rung_colour(kernels, m.kernel);
         base.glyph =
             size_glyphs[static_cast<std::size_t>(index_in(shapes, m.size)) % size_glyphs.size()];
         base.radius_px = marker_radius;
