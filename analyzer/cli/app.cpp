@@ -48,6 +48,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     app.add_flag("--offline", main_opts->offline, "never measure; render stored or predicted data");
     app.add_flag("--no-counters", main_opts->no_counters,
                  "measure time only, without the CUPTI counter pass");
+    app.add_flag("--no-peaks", main_opts->no_peaks,
+                 "skip the peak micro-benchmarks; the roofs stay theoretical");
     app.add_option("--runs", main_opts->runs, "minimum timed launches per kernel and size")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
@@ -80,6 +82,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
 
+    auto peaks_opts = std::make_shared<peaks_options>();
+    auto* peaks = app.add_subcommand(
+        "peaks",
+        "measure this GPU's peaks with micro-benchmarks (DRAM, L2, shared memory, FP32; cuBLAS "
+        "for the tensor cores) beside their theoretical values");
+    peaks->add_flag("--json", peaks_opts->json, "print the peaks object as the profile stores it");
+
     std::string command_line = "tgemm-roofline";
     for (const auto& a : args) command_line += " " + a;
 
@@ -105,6 +114,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         if (*report) return run_report(*report_opts, out, err);
         if (*list) return run_list(*list_opts, out);
         if (*rk) return run_kernel_once(*rk_opts, out);
+        if (*peaks) return run_peaks(*peaks_opts, out, err);
         return run_main_job(*main_opts, command_line, out, err);
     } catch (const error& e) {
         err << "tgemm-roofline: " << e.what() << "\n";

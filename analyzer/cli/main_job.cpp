@@ -53,6 +53,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
     mo.rungs = rungs;
     mo.shapes = shapes;
     mo.counters = !o.no_counters;
+    mo.peaks = !o.no_peaks;
     mo.timing.min_runs = o.runs;
     mo.command = command_line;
     measure_outcome outcome;
@@ -67,6 +68,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
     render::render_report(outcome.result, out_dir, profile_path.string());
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";
+    for (const auto& w : outcome.peak_warnings) err << "tgemm-roofline: " << w << "\n";
     for (const auto& f : outcome.failures) err << "tgemm-roofline: " << f << "\n";
     if (!outcome.failures.empty())
         TGEMM_THROW(verify, "{} kernel/size pair(s) failed verification and were not measured",

@@ -12,6 +12,7 @@ struct main_options {
     std::string profile;  // default profiles/<gpu>.json
     bool offline = false;
     bool no_counters = false;
+    bool no_peaks = false;  // skip the peak micro-benchmarks
     int runs = 20;
 };
 
@@ -24,6 +25,10 @@ struct report_options {
 struct list_options {
     std::string what;  // gpus | kernels | metrics
     bool tsv = false;
+};
+
+struct peaks_options {
+    bool json = false;  // print the peaks object as the profile stores it
 };
 
 struct run_kernel_options {

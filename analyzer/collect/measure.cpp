@@ -7,6 +7,7 @@
 
 #include "collect/counter_session.hpp"
 #include "collect/cuda_check.hpp"
+#include "collect/peaks_bench.hpp"
 #include "collect/verify.hpp"
 #include "collect/workspace.hpp"
 #include "gpu/peaks.hpp"
@@ -57,8 +58,6 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     cuda_stream stream;
     cublas_handle cublas(stream.get());
     const launch_context ctx{stream.get(), cublas.get()};
-    std::unique_ptr<counter_session> counters;
-    if (opts.counters) counters = std::make_unique<counter_session>(device.index);
 
     measure_outcome out;
     out.result = measured_profile_header(device, opts.command);
@@ -68,6 +67,16 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     auto progress = [&](const std::string& what) {
         if (opts.on_progress) opts.on_progress({done, total, what});
     };
+
+    // The peaks first, before the counter session attaches to the context.
+    if (opts.peaks) {
+        const auto measured = measure_peaks(
+            device, device.info, [&](const std::string& what) { progress("peaks: " + what); });
+        out.peak_warnings = merge_measured_peaks(out.result, measured);
+    }
+
+    std::unique_ptr<counter_session> counters;
+    if (opts.counters) counters = std::make_unique<counter_session>(device.index);
 
     for (const auto& s : opts.shapes) {
         progress(fmt::format("{}: preparing inputs and the cuBLAS reference", to_string(s)));

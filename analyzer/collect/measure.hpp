@@ -25,6 +25,9 @@ struct measure_options {
     float alpha = 0.5f;
     float beta = 3.0f;
     bool counters = true;
+    // Run the peak micro-benchmarks (collect/peaks_bench.hpp) first and store their values in
+    // the profile's roofs.
+    bool peaks = true;
     timing_policy timing;
     std::uint64_t seed = 20261122;
     std::string command;
@@ -34,6 +37,8 @@ struct measure_options {
 struct measure_outcome {
     profile result;
     std::vector<std::string> failures;  // verification failures, one line each
+    // Measured peaks that had no theoretical roof to go into, one line each.
+    std::vector<std::string> peak_warnings;
 };
 
 [[nodiscard]] measure_outcome measure(const local_device& device, const measure_options& opts);
