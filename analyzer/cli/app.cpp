@@ -58,8 +58,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     auto* report = app.add_subcommand("report", "render a stored profile (no GPU needed)");
     report->add_option("profile", report_opts->profile, "profile JSON")->required();
     report->add_option("--out", report_opts->out, "output folder (default reports/<gpu>/)");
-    report->add_flag("--summary", report_opts->summary,
-                     "print the benchmark table (TFLOP/s and % of cuBLAS) to stdout; write nothing");
+    report->add_flag(
+        "--summary", report_opts->summary,
+        "print the benchmark table (TFLOP/s and % of cuBLAS) to stdout; write nothing");
 
     auto list_opts = std::make_shared<list_options>();
     auto* list = app.add_subcommand("list", "list known GPUs, kernels or counters");

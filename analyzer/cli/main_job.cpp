@@ -43,6 +43,15 @@ target resolve_target(const std::string& requested, std::ostream& err) {
     return {spec.key, std::nullopt};
 }
 
+// The report, with the two-GPU section when another GPU of the same architecture has a
+// measured profile.
+void render_with_partner(const profile& p, const fs::path& out_dir, const std::string& label) {
+    const auto partner = partner_profile(p.gpu.key);
+    render::render_report(
+        p, out_dir, label,
+        partner ? render::comparison{&partner->data, partner->origin} : render::comparison{});
+}
+
 int measure_and_render(const local_device& dev, const main_options& o,
                        const std::vector<const rung*>& rungs, const std::vector<shape>& shapes,
                        const fs::path& profile_path, const fs::path& out_dir,
@@ -65,7 +74,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
     const auto kept = write_profile(profile_path, outcome.result);
     if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
     out << "wrote " << profile_path.string() << "\n";
-    render::render_report(outcome.result, out_dir, profile_path.string());
+    render_with_partner(outcome.result, out_dir, profile_path.string());
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";
     for (const auto& w : outcome.peak_warnings) err << "tgemm-roofline: " << w << "\n";
@@ -100,14 +109,15 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
         err << "tgemm-roofline: no " << t.key << " on this machine"
             << (o.offline ? " used (--offline)" : "") << "; rendering the stored profile from "
             << stored->origin << " (measured " << stored->data.env.date << ")\n";
-        render::render_report(stored->data, out_dir, stored->origin);
+        render_with_partner(stored->data, out_dir, stored->origin);
     } else {
         err << "tgemm-roofline: no " << t.key << " here and no stored profile at "
             << profile_path.string() << "; rendering the PREDICTED roofline from the spec and "
             << "the models (nothing is measured)\n";
         const auto p =
             predict_profile(find_gpu(t.key), rungs, shapes, command_line, utc_now_iso8601());
-        render::render_report(p, out_dir, "prediction from the spec database and the refined models");
+        render::render_report(p, out_dir,
+                              "prediction from the spec database and the refined models");
     }
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";

@@ -18,7 +18,7 @@ struct main_options {
 
 struct report_options {
     std::string profile;
-    std::string out;  // default reports/<gpu key>/
+    std::string out;       // default reports/<gpu key>/
     bool summary = false;  // print the benchmark table instead of rendering
 };
 

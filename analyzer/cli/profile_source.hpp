@@ -18,4 +18,8 @@ struct loaded_profile {
 [[nodiscard]] std::optional<loaded_profile> load_stored_profile(const std::filesystem::path& path,
                                                                 const std::string& gpu_key);
 
+// A measured profile of another GPU of the same architecture (the H100 beside an H200), from
+// profiles/<key>.json or the binary, for the report's two-GPU comparison; nothing if none.
+[[nodiscard]] std::optional<loaded_profile> partner_profile(const std::string& gpu_key);
+
 }  // namespace tgemm::cli

@@ -2,9 +2,10 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/profile_source.hpp"
 #include "core/atomic_file.hpp"
-#include "profile/profile_file.hpp"
 #include "model/analysis.hpp"
+#include "profile/profile_file.hpp"
 #include "render/markdown_report.hpp"
 #include "render/render_all.hpp"
 
@@ -19,7 +20,10 @@ int run_report(const report_options& o, std::ostream& out, std::ostream&) {
     const std::filesystem::path dir =
         o.out.empty() ? std::filesystem::path("reports") / p.gpu.key : std::filesystem::path(o.out);
     ensure_writable_dir(dir);
-    render::render_report(p, dir, o.profile);
+    const auto partner = partner_profile(p.gpu.key);
+    render::render_report(
+        p, dir, o.profile,
+        partner ? render::comparison{&partner->data, partner->origin} : render::comparison{});
     out << "wrote " << (dir / "report.md").string() << " and " << (dir / "roofline.png").string()
         << "\n";
     return 0;

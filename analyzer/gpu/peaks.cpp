@@ -60,9 +60,9 @@ std::map<std::string, roof, std::less<>> theoretical_roofs(const gpu_info& g) {
     const auto* spec = spec_for(g);
     if (spec && spec->l2_bytes_per_clk > 0)
         r[std::string(roofs::l2)] =
-            make_roof(spec->l2_bytes_per_clk * hz, "B/s",
-                      fmt::format("{:.0f} B/clock x {:.0f} MHz ({})", spec->l2_bytes_per_clk,
-                                  g.sm_clock_mhz, spec->l2_source));
+            make_roof(spec->l2_bytes_per_clk * spec->l2_clock_mhz * 1e6, "B/s",
+                      fmt::format("{:.0f} B/clock x {:.0f} MHz L2 clock ({})",
+                                  spec->l2_bytes_per_clk, spec->l2_clock_mhz, spec->l2_source));
     if (spec && spec->tensor_fp16_flop_per_clk_sm > 0) {
         const double t = g.sm_count * spec->tensor_fp16_flop_per_clk_sm * hz;
         const auto m = fmt::format("{} SMs x {:.0f} dense FLOP/clock/SM x {:.0f} MHz", g.sm_count,

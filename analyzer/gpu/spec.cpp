@@ -45,7 +45,9 @@ const std::vector<gpu_spec>& gpu_specs() {
          .tensor_fp16_flop_per_clk_sm = 2048,
          .tensor_tf32_flop_per_clk_sm = 1024,
          .l2_bytes_per_clk = 5120,
-         .l2_source = "NVIDIA A100 whitepaper: L2 read bandwidth 5120 B/clk",
+         .l2_clock_mhz = 1410,
+         .l2_source = "NVIDIA A100 whitepaper: L2 read bandwidth 5120 B/clk; the clock is "
+                      "taken as the 1410 MHz boost clock",
          .source = "seed 002 (108 SMs x 64 cores, 1.41 GHz, 5120-bit, 2,039 GB/s); NVIDIA A100 "
                    "datasheet (80GB SXM: 2,039 GB/s, 40 MB L2, 312 TFLOP/s FP16 dense)"},
         {.key = "h100",
@@ -63,7 +65,11 @@ const std::vector<gpu_spec>& gpu_specs() {
          .smem_per_block_kib = 227,
          .tensor_fp16_flop_per_clk_sm = 4096,
          .tensor_tf32_flop_per_clk_sm = 2048,
-         .l2_source = "none published",
+         .l2_bytes_per_clk = 7680,
+         .l2_clock_mhz = 1709,
+         .l2_source = "Nsight Compute on the H100 machine: lts__t_bytes.sum.peak_sustained = "
+                      "7680 B/cycle at lts__cycles_elapsed.avg.per_second = 1709 MHz under load "
+                      "(docs/peaks.md); NVIDIA publishes no L2 bandwidth for Hopper",
          .source = "shared/reference/anchors.md (device attributes read on the H100: 132 SMs, "
                    "1980 MHz, 2619 MHz x 5120-bit, 50 MB L2); NVIDIA H100 whitepaper (128 FP32 "
                    "lanes/SM, 989.4 TFLOP/s BF16 dense at 1830 MHz)"},
@@ -82,7 +88,12 @@ const std::vector<gpu_spec>& gpu_specs() {
          .smem_per_block_kib = 227,
          .tensor_fp16_flop_per_clk_sm = 4096,
          .tensor_tf32_flop_per_clk_sm = 2048,
-         .l2_source = "none published",
+         .l2_bytes_per_clk = 7680,
+         .l2_clock_mhz = 1709,
+         .l2_source = "Nsight Compute on the H100 machine (GH100, the H200's chip too): "
+                      "lts__t_bytes.sum.peak_sustained = "
+                      "7680 B/cycle at lts__cycles_elapsed.avg.per_second = 1709 MHz under load "
+                      "(docs/peaks.md); NVIDIA publishes no L2 bandwidth for Hopper",
          .source = "shared/reference/anchors.md (device attributes read on the H200: 132 SMs, "
                    "1980 MHz, 3201 MHz x 6016-bit as CUDA reports it, 60 MB L2)"},
         {.key = "rtx5070ti",

@@ -28,9 +28,10 @@ struct gpu_spec {
     // Dense tensor FLOP per clock per SM (FP32 accumulate).
     double tensor_fp16_flop_per_clk_sm = 0;
     double tensor_tf32_flop_per_clk_sm = 0;
-    // L2 bandwidth per SM clock, where a figure is known (0: none; the L2 roof is then left out
-    // of predicted plots) and where it comes from.
+    // L2 bandwidth: bytes per L2 clock and that clock, where a figure is known (0: none; the L2
+    // roof is then left out), and where it comes from.
     double l2_bytes_per_clk = 0;
+    double l2_clock_mhz = 0;
     std::string l2_source;
     std::string source;  // where the figures come from
 };

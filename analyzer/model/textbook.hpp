@@ -11,7 +11,9 @@ namespace tgemm::textbook {
     return (2.0 * s.m * s.n * s.k + 2.0 * s.m * s.n) * 4.0;
 }
 // Lecture 004 v1: every output reads a row of A and a column of B: 2N³ element loads.
-[[nodiscard]] inline double naive_loads(const shape& s) { return 2.0 * s.m * s.n * s.k; }
+[[nodiscard]] inline double naive_loads(const shape& s) {
+    return 2.0 * s.m * s.n * s.k;
+}
 
 // Seed 003 block tiling: (2MNK/BLOCK_DIM + 2MN)·4 B.
 [[nodiscard]] inline double block_tiling_bytes(const shape& s, int block_dim) {

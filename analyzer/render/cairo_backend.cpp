@@ -2,6 +2,7 @@
 
 #include <cairo.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -151,7 +152,7 @@ class painter {
     }
 
     void arrow_path(point from, point to, double start_gap, double end_gap, rgb c, bool dashed,
-                    double width) {
+                    double width, double head = 11) {
         const double dx = to.x - from.x;
         const double dy = to.y - from.y;
         const double len = std::hypot(dx, dy);
@@ -161,23 +162,23 @@ class painter {
         const double uy = dy / len;
         const point a{from.x + ux * start_gap, from.y + uy * start_gap};
         const point tip{to.x - ux * end_gap, to.y - uy * end_gap};
-        const double head = 11;
         const point base{tip.x - ux * head, tip.y - uy * head};
+        const double half = head * 5 / 11;  // half the head's width
         set_colour(c);
         cairo_set_line_width(m_cr, width);
         set_dash(dashed, 6, 4);
         line(a, base);
         set_dash(false, 0, 0);
         cairo_move_to(m_cr, tip.x, tip.y);
-        cairo_line_to(m_cr, base.x - uy * 5, base.y + ux * 5);
-        cairo_line_to(m_cr, base.x + uy * 5, base.y - ux * 5);
+        cairo_line_to(m_cr, base.x - uy * half, base.y + ux * half);
+        cairo_line_to(m_cr, base.x + uy * half, base.y - ux * half);
         cairo_close_path(m_cr);
         cairo_fill(m_cr);
     }
 
     void draw_arrow(const arrow& a) {
-        arrow_path(m_s.to_px(a.from), m_s.to_px(a.to), 11, 12, palette_colour(a.colour), a.dashed,
-                   1.6);
+        arrow_path(m_s.to_px(a.from), m_s.to_px(a.to), a.gap_from_px, a.gap_to_px,
+                   palette_colour(a.colour), a.dashed, a.width_px, a.head_px);
     }
 
     void shape_path(marker_shape g, point c, double r) {
@@ -233,7 +234,8 @@ class painter {
             set_colour({1, 1, 1});
             cairo_fill_preserve(m_cr);
             set_colour(colour);
-            cairo_set_line_width(m_cr, 2.4);
+            // Thinner on small markers, so a hollow glyph keeps its hole.
+            cairo_set_line_width(m_cr, std::min(2.4, 0.35 * r));
             set_dash(dashed, 4, 3);
         }
         cairo_stroke(m_cr);
@@ -260,6 +262,9 @@ class painter {
             case swatch_kind::arrow:
                 arrow_path({sw.centre.x - sw.size, sw.centre.y},
                            {sw.centre.x + sw.size, sw.centre.y}, 0, 0, c, sw.dashed, 1.6);
+                break;
+            case swatch_kind::chip:
+                fill_rect(box_around(sw.centre, sw.size), c);
                 break;
         }
     }

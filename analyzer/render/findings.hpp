@@ -9,7 +9,9 @@
 
 namespace tgemm::render {
 
-// One rung's findings: a heading ("naive at 4096³") and up to three sentences.
+// One rung's findings: a heading ("naive at 4096³") and up to three one-sentence lines: the
+// roof that bounds it and how far below it runs, then its two largest model-vs-measured gaps
+// with their causes (render/gap_causes.hpp words them).
 struct finding_group {
     std::string heading;
     std::vector<std::string> lines;
@@ -18,7 +20,7 @@ struct finding_group {
 
 struct findings_list {
     std::vector<finding_group> rungs;       // ladder order, each at its largest size
-    std::vector<std::string> across;        // fastest rung per size, FLOP counts, roofs
+    std::vector<std::string> across;        // bounds, fastest rung per size, FLOP counts, roofs
     std::vector<finding_group> model_gaps;  // per rung: the largest model-vs-measured gap
 };
 

@@ -9,8 +9,10 @@
 #include "model/levels.hpp"
 #include "render/findings.hpp"
 #include "render/format.hpp"
+#include "render/gap_causes.hpp"
 #include "render/md_table.hpp"
 #include "render/names.hpp"
+#include "render/report_sections.hpp"
 #include "render/roofline_layout.hpp"
 
 namespace tgemm::render {
@@ -40,9 +42,13 @@ class report_writer {
     std::string write() {
         heading();
         findings_section();
-        plot_section();
-        gpu_section();
+        section(plots_section(m_a, m_opts));
+        section(peaks_section(m_a));
         method_section();
+        section(hierarchy_section(m_a));
+        section(published_section(m_a));
+        if (m_opts.compare && m_opts.compare->source)
+            section(gpu_comparison_section(m_a, *m_opts.compare, m_opts.compare_label));
         for (const auto& s : m_p.shapes()) performance_section(s);
         comparison_section();
         notes_section();
@@ -50,6 +56,11 @@ class report_writer {
     }
 
   private:
+    // A section written by report_sections; remembers whether it printed a dash.
+    void section(const std::string& md) {
+        if (md.find(missing_mark) != std::string::npos) m_dashes = true;
+        m_out += md;
+    }
     void line(std::string_view s = {}) {
         m_out += s;
         m_out += '\n';
@@ -58,6 +69,16 @@ class report_writer {
     std::string cell(std::string text) {
         if (text == missing_mark) m_dashes = true;
         return text;
+    }
+
+    // "DRAM", "FP32", "L2 (model AI)": the bounding roof, and whether a level's AI came from
+    // the refined model because its counters are missing.
+    static std::string bound_cell(const row_analysis& r) {
+        if (r.bound_roof.empty()) return std::string(missing_mark);
+        const bool model_ai =
+            std::any_of(r.hierarchy.begin(), r.hierarchy.end(),
+                        [](const auto& p) { return p.attainable && !p.ai_measured; });
+        return roof_word(r.bound_roof) + (model_ai && r.row->time ? " (model AI)" : "");
     }
 
     std::vector<const row_analysis*> rows_at(const shape& s) const {
@@ -98,93 +119,6 @@ class report_writer {
         line("## Findings");
         line();
         m_out += findings_markdown(m_a);
-    }
-
-    void plot_section() {
-        line("## Roofline");
-        line();
-        line(fmt::format("![Roofline of {}{}]({})", m_p.gpu.name,
-                         m_predicted ? fmt::format(", {}", predicted_tag) : "", m_opts.png_path));
-        line();
-        line(fmt::format(
-            "Vector version: [{}]({}). Filled markers sit at the measured DRAM arithmetic "
-            "intensity and the executed FLOP rate; hollow markers at the textbook intensity, on "
-            "the roof. Colour is the kernel, shape the size.",
-            m_opts.svg_path, m_opts.svg_path));
-        if (m_predicted)
-            line(fmt::format("This plot is {}: dashed markers are the refined model.",
-                             predicted_tag));
-        line();
-    }
-
-    void gpu_section() {
-        const auto& g = m_p.gpu;
-        line("## GPU and peaks");
-        line();
-        line(
-            fmt::format("{} ({}), compute capability {}: {} SMs × {} FP32 lanes, SM clock "
-                        "{:.0f} MHz, memory clock {:.0f} MHz on a {}-bit bus, L2 {:.0f} MiB.",
-                        g.name, code(g.key), g.cc, g.sm_count, g.fp32_lanes_per_sm, g.sm_clock_mhz,
-                        g.mem_clock_mhz, g.bus_width_bits, double(g.l2_bytes) / (1 << 20)));
-        line();
-        // A prediction has no measured roofs; its table does not pretend to have a column.
-        const bool any_measured = std::any_of(m_p.peaks.begin(), m_p.peaks.end(),
-                                              [](const auto& kv) { return kv.second.measured; });
-        const bool with_measured = !m_predicted || any_measured;
-        md_table t =
-            with_measured
-                ? md_table({"roof", "theoretical", "measured", "measured / theoretical", "how"},
-                           {align::left, align::right, align::right, align::right, align::left})
-                : md_table({"roof", "theoretical", "how"},
-                           {align::left, align::right, align::left});
-        const auto add = [&](std::string name, std::string theoretical, std::string measured,
-                             std::string ratio, std::string how) {
-            if (with_measured)
-                t.add_row({std::move(name), std::move(theoretical), cell(std::move(measured)),
-                           cell(std::move(ratio)), std::move(how)});
-            else
-                t.add_row({std::move(name), std::move(theoretical), std::move(how)});
-        };
-        std::vector<std::string> order = {std::string(roofs::fp32), std::string(roofs::tensor_tf32),
-                                          std::string(roofs::tensor_fp16),
-                                          std::string(roofs::dram)};
-        for (const auto& [k, r] : m_p.peaks)
-            if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
-        for (const auto& key : order) {
-            const auto it = m_p.peaks.find(key);
-            if (it == m_p.peaks.end()) continue;
-            const auto& r = it->second;
-            const auto unit = key == roofs::dram ? "B/s" : "FLOP/s";
-            add(roof_display_name(key), format_si(r.theoretical, unit), format_si(r.measured, unit),
-                format_ratio(ratio_of(r.measured, r.theoretical)),
-                r.method.empty() ? default_method(key) : r.method);
-        }
-        const auto& fp32 = m_p.peaks.at(std::string(roofs::fp32));
-        const auto& dram = m_p.peaks.at(std::string(roofs::dram));
-        std::optional<double> measured_ridge;
-        if (fp32.measured || dram.measured)
-            measured_ridge =
-                fp32.measured.value_or(fp32.theoretical) / dram.measured.value_or(dram.theoretical);
-        add("ridge point", format_ai(m_a.ridge()), format_ai(measured_ridge),
-            format_ratio(ratio_of(measured_ridge, m_a.ridge())),
-            "FP32 roof / DRAM roof: below it a kernel is DRAM-bound");
-        m_out += t.str();
-        line();
-        line(
-            "Attainable FLOP/s, % of roof and the bound use the theoretical roofs: "
-            "attainable = min(FP32 peak, AI × DRAM bandwidth).");
-        line();
-    }
-
-    std::string default_method(std::string_view key) const {
-        const auto& g = m_p.gpu;
-        if (key == roofs::fp32)
-            return fmt::format("{} SMs × {} lanes × 2 FLOP × {:.0f} MHz", g.sm_count,
-                               g.fp32_lanes_per_sm, g.sm_clock_mhz);
-        if (key == roofs::dram)
-            return fmt::format("{}/8 B × {:.0f} MHz × 2 transfers", g.bus_width_bits,
-                               g.mem_clock_mhz);
-        return "GPU specification";
     }
 
     void method_section() {
@@ -270,9 +204,11 @@ class report_writer {
         else
             line("- Verification: NOT verified against cuBLAS: " + join(unverified, ", ") + ".");
         line(
-            "- TFLOP/s counts 2MNK per GEMM, as cuBLAS benchmarks do. % of roof divides the "
-            "executed FLOP rate (measured FLOPs / median time) by the roof at the measured DRAM "
-            "intensity.");
+            "- TFLOP/s counts 2MNK per GEMM, as cuBLAS benchmarks do. % of DRAM roofline divides "
+            "the executed FLOP rate (measured FLOPs / median time) by min(FP32 peak, AI × DRAM "
+            "bandwidth) at the measured DRAM intensity; % of bound divides it by the bounding "
+            "roof of the hierarchical roofline (the lowest of the FP32 roof and each memory "
+            "level's AI × bandwidth).");
         line();
     }
 
@@ -281,23 +217,21 @@ class report_writer {
         line();
         const auto rows = rows_at(s);
         if (m_predicted) {
-            md_table t({"kernel", "AI textbook", "AI refined", "roof TFLOP/s (predicted)",
-                        "bound (predicted)"},
-                       {align::left, align::right, align::right, align::right, align::left});
+            md_table t({"kernel", "AI textbook", "AI refined", "bound (predicted)",
+                        "roof TFLOP/s (predicted)"},
+                       {align::left, align::right, align::right, align::left, align::right});
             for (const auto* r : rows)
                 t.add_row({r->row->kernel, format_ai(r->ai_textbook),
-                           cell(format_ai(r->ai_refined)), cell(format_tflops_value(r->attainable)),
-                           cell(r->bound.empty() ? std::string(missing_mark) : r->bound)});
+                           cell(format_ai(r->ai_refined)), cell(bound_cell(*r)),
+                           cell(format_tflops_value(predicted_tflops(*r)))});
             if (t.row_count() > 0) m_out += t.str();
         } else {
             md_table t({"kernel", "median ms", "min ms", "spread", "TFLOP/s", "% of cuBLAS",
-                        "% of roof", "bound"},
+                        "% of DRAM roofline", "bound", "% of bound"},
                        {align::left, align::right, align::right, align::right, align::right,
-                        align::right, align::right, align::left});
+                        align::right, align::right, align::left, align::right});
             for (const auto* r : rows) {
                 const auto& time = r->row->time;
-                std::string bound(missing_mark);
-                if (!r->bound.empty()) bound = r->bound + (r->ai_measured ? "" : " (model AI)");
                 t.add_row(
                     {r->row->kernel, cell(time ? format_ms(time->median_ms) : "—"),
                      cell(time ? format_ms(time->min_ms) : "—"),
@@ -306,7 +240,7 @@ class report_writer {
                               : "—"),
                      cell(r->tflops ? format_tflops_value(*r->tflops * 1e12) : "—"),
                      cell(format_percent(r->pct_cublas)), cell(format_percent(r->pct_roof)),
-                     cell(bound)});
+                     cell(bound_cell(*r)), cell(format_percent(r->pct_bound_roof))});
             }
             if (t.row_count() > 0) m_out += t.str();
         }

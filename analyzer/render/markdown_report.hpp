@@ -1,6 +1,8 @@
 #pragma once
-// The markdown report: what was measured and how, a performance table per size, model against
-// measurement per rung and size, findings in plain words, and the plot by relative path.
+// The markdown report: findings in plain words, the plots by relative path, the GPU and its
+// roofs (theoretical and measured), how it was measured, the hierarchical roofline at the focus
+// size, published figures beside a prediction, another GPU beside this one, a performance table
+// per size, and model against measurement per rung and size.
 #include <string>
 
 #include "model/analysis.hpp"
@@ -11,8 +13,17 @@ struct report_options {
     // Relative to the report, so the folder can be moved or committed as it is.
     std::string png_path = "roofline.png";
     std::string svg_path = "roofline.svg";
+    // The other plots written beside the report, by file stem (.png embedded, .svg linked).
+    std::string hierarchical_stem = "hierarchical-roofline";
+    std::string bytes_stem = "bytes-per-level";
+    std::string ai_stem = "ai-vs-size";
+    std::string tflops_stem = "tflops";
     // Where the numbers came from: "profiles/h100.json", or how a prediction was made.
     std::string profile_label;
+    // Another GPU's analysis to compare with (the H100 beside an H200 report), and what to
+    // call it ("H100, profiles/h100.json"); no comparison section when null.
+    const analysis* compare = nullptr;
+    std::string compare_label;
 };
 
 [[nodiscard]] std::string markdown_report(const analysis& a, const report_options& opts);

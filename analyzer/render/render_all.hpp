@@ -1,5 +1,6 @@
 #pragma once
-// One call from a profile to a report folder: roofline.png, roofline.svg and report.md.
+// One call from a profile to a report folder: roofline.png/.svg, the three charts
+// (bytes-per-level, ai-vs-size, tflops; .png and .svg each) and report.md.
 #include <filesystem>
 #include <string>
 
@@ -8,15 +9,29 @@
 namespace tgemm::render {
 
 struct report_files {
-    std::filesystem::path png;
+    std::filesystem::path png;  // roofline.png: the DRAM roofline across sizes
     std::filesystem::path svg;
+    std::filesystem::path hier_png;  // hierarchical-roofline.png: DRAM, L2, shared at one size
+    std::filesystem::path hier_svg;
+    std::filesystem::path bytes_png;  // bytes-per-level.png: bytes per memory level, per rung
+    std::filesystem::path bytes_svg;
+    std::filesystem::path ai_png;  // ai-vs-size.png: DRAM AI against N
+    std::filesystem::path ai_svg;
+    std::filesystem::path tflops_png;  // tflops.png: TFLOP/s per rung against cuBLAS
+    std::filesystem::path tflops_svg;
     std::filesystem::path markdown;
 };
 
-// Creates `out_dir` if needed and writes the three files atomically. `profile_label` says
-// where the profile came from ("profiles/h100.json") and is printed in the report's first
-// lines. An unwritable folder is an error_kind::usage error naming it.
+// Creates `out_dir` if needed and writes every file atomically, the report last. `profile_label`
+// says where the profile came from ("profiles/h100.json") and is printed in the report's first
+// lines. An unwritable folder is an error_kind::usage error naming it. With `compare` (another
+// GPU's profile, described by `compare_label`) the report adds a section setting the two GPUs
+// side by side.
+struct comparison {
+    const profile* other = nullptr;
+    std::string label;
+};
 report_files render_report(const profile& p, const std::filesystem::path& out_dir,
-                           const std::string& profile_label);
+                           const std::string& profile_label, const comparison& compare = {});
 
 }  // namespace tgemm::render

@@ -24,8 +24,9 @@ std::size_t scene::count(marker_kind kind) const {
 }
 
 rgb palette_colour(int index) {
-    // Tableau-like hues, darkened where the original is too pale for 15 px text.
-    static constexpr std::array<rgb, 12> colours = {{
+    // Tableau-like hues, darkened where the original is too pale for 15 px text; sixteen, so a
+    // ladder of 13+ rungs repeats none.
+    static constexpr std::array<rgb, 16> colours = {{
         {0.13, 0.13, 0.13},
         {0.12, 0.47, 0.71},
         {0.84, 0.15, 0.16},
@@ -38,6 +39,10 @@ rgb palette_colour(int index) {
         {0.55, 0.56, 0.06},
         {0.25, 0.25, 0.65},
         {0.62, 0.45, 0.08},
+        {0.50, 0.00, 0.22},
+        {0.00, 0.40, 0.28},
+        {0.05, 0.22, 0.42},
+        {0.42, 0.47, 0.53},
     }};
     const auto n = static_cast<int>(colours.size());
     return colours[static_cast<std::size_t>(((index % n) + n) % n)];

@@ -54,16 +54,18 @@ struct ridge_mark {
 };
 
 enum class marker_shape { circle, square, triangle_up, diamond, triangle_down, hexagon };
-// measured: the counters' DRAM AI and the timed rate. textbook: the seed's AI, placed on the
-// roof. refined: the refined model's AI, on the roof (predicted profiles only).
+// measured: the counters' AI and the timed rate. textbook: the seed's AI, placed on the roof
+// (the hierarchical roofline: at the same rate). refined: the refined model's AI (predicted
+// profiles; in the hierarchical roofline also levels the textbook does not count, as L2).
 enum class marker_kind { measured, textbook, refined };
 
 struct marker {
     std::string rung;
     shape size;
+    std::string level;  // hierarchical roofline: the level's roof key ("dram", "l2", "smem")
     marker_kind kind = marker_kind::measured;
     int colour = 0;                             // palette index: one per rung
-    marker_shape glyph = marker_shape::circle;  // one per size
+    marker_shape glyph = marker_shape::circle;  // one per size (hierarchical: per level)
     bool filled = false;
     bool dashed = false;  // outline dashed: a prediction
     point at;             // data space
@@ -78,6 +80,11 @@ struct arrow {
     point to;
     int colour = 0;
     bool dashed = false;
+    double width_px = 1.6;
+    double head_px = 11;      // length of the head
+    double gap_from_px = 11;  // left free at each end, for the markers it joins
+    double gap_to_px = 12;
+    std::string level;  // as marker::level
 };
 
 enum class text_role {
@@ -108,7 +115,8 @@ struct label {
     bool backdrop = false;  // a white box behind it, where it sits on grid lines
 };
 
-enum class swatch_kind { marker, line, arrow };
+// chip: a filled square of the rung's colour (the hierarchical roofline's kernel table).
+enum class swatch_kind { marker, line, arrow, chip };
 
 // A small legend or table glyph in pixel space.
 struct swatch {

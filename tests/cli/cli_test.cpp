@@ -32,7 +32,7 @@ int lines(const std::string& s) {
 }
 
 class Cli : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         m_dir = fs::temp_directory_path() /
                 ("tgemm-cli-" + std::to_string(::getpid()) + "-" +

@@ -15,7 +15,8 @@ TEST(MetricPlan, EveryMetricIsValidForGH100AndGroupedOnce) {
     std::multiset<std::string> seen;
     for (const auto& g : groups)
         for (const auto& m : g) seen.insert(m);
-    for (const auto& t : metric_table()) EXPECT_EQ(seen.count(std::string(t.metric)), 1u) << t.metric;
+    for (const auto& t : metric_table())
+        EXPECT_EQ(seen.count(std::string(t.metric)), 1u) << t.metric;
     EXPECT_EQ(seen.size(), metric_table().size());
     EXPECT_LE(groups.size(), 6u);
 }

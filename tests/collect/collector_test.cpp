@@ -35,15 +35,17 @@ TEST(Collector, KnownTrafficKernels) {
     counter_session session(probe.device->index);
     const std::size_t l2 = static_cast<std::size_t>(probe.device->info.l2_bytes);
     device_buffer scratch(3 * l2 / sizeof(float) / 32 * 32);
-    device_buffer data(64u << 20 >> 2);  // 64 MB
+    device_buffer data(64u << 20 >> 2);   // 64 MB
     device_buffer dirty(16u << 20 >> 2);  // 16 MB written just before the kernel
     cudaMemset(data.get(), 0, data.bytes());
     auto flush = [&] { flush_l2(scratch.get(), scratch.size(), stream.get()); };
     int* sink = reinterpret_cast<int*>(dirty.get());
 
-    const auto idle_short = session.collect(flush, [&] { probe::spin(100000, sink, stream.get()); });
+    const auto idle_short =
+        session.collect(flush, [&] { probe::spin(100000, sink, stream.get()); });
     print("spin 50 us, flushed", idle_short);
-    const auto idle_long = session.collect(flush, [&] { probe::spin(40000000, sink, stream.get()); });
+    const auto idle_long =
+        session.collect(flush, [&] { probe::spin(40000000, sink, stream.get()); });
     print("spin 20 ms, flushed", idle_long);
     const auto dirty_idle = session.collect(
         [&] {
@@ -52,8 +54,8 @@ TEST(Collector, KnownTrafficKernels) {
         },
         [&] { probe::spin(40000000, sink, stream.get()); });
     print("spin 20 ms, 16 MB dirty", dirty_idle);
-    const auto read64 =
-        session.collect(flush, [&] { probe::touch(data.get(), data.size(), data.get(), stream.get()); });
+    const auto read64 = session.collect(
+        flush, [&] { probe::touch(data.get(), data.size(), data.get(), stream.get()); });
     print("read 64 MB, flushed", read64);
     const auto read64_dirty = session.collect(
         [&] {

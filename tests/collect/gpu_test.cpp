@@ -19,9 +19,9 @@ std::optional<local_device> gpu_or_skip_reason(std::string& why) {
     return probe.device;
 }
 
-#define REQUIRE_GPU(dev)                                     \
-    std::string why_;                                        \
-    const auto dev = gpu_or_skip_reason(why_);               \
+#define REQUIRE_GPU(dev)                       \
+    std::string why_;                          \
+    const auto dev = gpu_or_skip_reason(why_); \
     if (!dev) GTEST_SKIP() << why_;
 
 }  // namespace

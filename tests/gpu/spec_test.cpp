@@ -11,12 +11,12 @@ using namespace tgemm;
 // Seed 002: 108 SMs × 64 cores × 1.41 GHz × 2 = 19.5 TFLOP/s; 2,039 GB/s; ridge 9.75.
 TEST(Spec, A100ReproducesSeed002) {
     const auto p = derive_peaks(find_gpu("a100"));
-    EXPECT_DOUBLE_EQ(p.fp32_flops, 108.0 * 64 * 2 * 1.41e9);   // 19.49184e12
-    EXPECT_EQ(std::round(p.fp32_flops / 1e11) / 10, 19.5);     // as the seed prints it
-    EXPECT_DOUBLE_EQ(p.dram_bytes_per_s, 640.0 * 3186e6);      // 2039.04e9
+    EXPECT_DOUBLE_EQ(p.fp32_flops, 108.0 * 64 * 2 * 1.41e9);  // 19.49184e12
+    EXPECT_EQ(std::round(p.fp32_flops / 1e11) / 10, 19.5);    // as the seed prints it
+    EXPECT_DOUBLE_EQ(p.dram_bytes_per_s, 640.0 * 3186e6);     // 2039.04e9
     EXPECT_EQ(std::round(p.dram_bytes_per_s / 1e9), 2039);
     // The seed divides its rounded figures, 19.5 / 2.0; the unrounded ridge is 9.56.
-    const double tflops_printed = std::round(p.fp32_flops / 1e11) / 10;    // 19.5
+    const double tflops_printed = std::round(p.fp32_flops / 1e11) / 10;     // 19.5
     const double tbs_printed = std::round(p.dram_bytes_per_s / 1e11) / 10;  // 2.0
     EXPECT_EQ(tbs_printed, 2.0);
     EXPECT_DOUBLE_EQ(tflops_printed / tbs_printed, 9.75);

@@ -46,9 +46,11 @@ TEST(ShippedProfile, IsAMeasuredH100ProfileOfTheWholeLadder) {
     const auto shapes = p.shapes();
     for (const auto s : {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}, shape{4096, 4096, 4096}})
         EXPECT_NE(std::find(shapes.begin(), shapes.end(), s), shapes.end()) << to_arg(s);
-    EXPECT_TRUE(std::any_of(shapes.begin(), shapes.end(), [](const shape& s) { return !s.square(); }));
+    EXPECT_TRUE(
+        std::any_of(shapes.begin(), shapes.end(), [](const shape& s) { return !s.square(); }));
     for (const auto& m : p.measurements) {
-        EXPECT_FALSE(m.skipped) << m.kernel << " " << to_arg(m.size) << ": " << m.skipped.value_or("");
+        EXPECT_FALSE(m.skipped) << m.kernel << " " << to_arg(m.size) << ": "
+                                << m.skipped.value_or("");
         EXPECT_TRUE(m.verified) << m.kernel;
     }
 }
@@ -74,18 +76,18 @@ TEST(ShippedProfile, RefinedModelsPredictTheCounters) {
 
         const double smem = get(m.counters, keys::smem_load_wavefronts) +
                             get(m.counters, keys::smem_store_wavefronts);
-        const double smem_model = get(pred, keys::smem_load_wavefronts) +
-                                  get(pred, keys::smem_store_wavefronts);
+        const double smem_model =
+            get(pred, keys::smem_load_wavefronts) + get(pred, keys::smem_store_wavefronts);
         if (smem_model == 0)
             EXPECT_EQ(smem, 0) << where;
         else
-            EXPECT_NEAR(smem / smem_model, 1.0, 0.05) << where << ": shared " << smem << " vs "
-                                                      << smem_model;
+            EXPECT_NEAR(smem / smem_model, 1.0, 0.05)
+                << where << ": shared " << smem << " vs " << smem_model;
 
-        const double dram = get(m.counters, keys::dram_read_bytes) +
-                            get(m.counters, keys::dram_write_bytes);
-        const double dram_model = get(pred, keys::dram_read_bytes) +
-                                  get(pred, keys::dram_write_bytes);
+        const double dram =
+            get(m.counters, keys::dram_read_bytes) + get(m.counters, keys::dram_write_bytes);
+        const double dram_model =
+            get(pred, keys::dram_read_bytes) + get(pred, keys::dram_write_bytes);
         if (!has_dram_note(model)) {
             EXPECT_NEAR(dram / dram_model, 1.0, 0.15)
                 << where << ": DRAM " << dram << " vs " << dram_model

@@ -60,8 +60,7 @@ TEST(Sm90Fp32Model, RefinedL1OddShapes) {
     // the measured 542,632 and 2,264,772 sectors; BK = 64 reads the same bytes in fewer, wider
     // K tiles: 532,632 and 2,224,772.
     EXPECT_DOUBLE_EQ(at(model_of({1000, 776, 332}), keys::l1_global_load_bytes), 532'632.0 * 32);
-    EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::l1_global_load_bytes),
-                     2'224'772.0 * 32);
+    EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::l1_global_load_bytes), 2'224'772.0 * 32);
     // C alone for the stores: 4-byte stores, lanes 16 bytes apart.
     EXPECT_DOUBLE_EQ(at(model_of({1000, 777, 333}), keys::l1_global_store_bytes), 438'500.0 * 32);
 }

@@ -23,8 +23,8 @@ TEST(Textbook, BlockTilingAt4096Is794) {
     const shape s{4096, 4096, 4096};
     const double ai = model::seed_flops(s) / textbook::block_tiling_bytes(s, 32);
     EXPECT_NEAR(ai, 7.94, 0.005);
-    EXPECT_DOUBLE_EQ(textbook::block_tiling_bytes(s, 32), (2.0 * 4096 * 4096 * 4096 / 32 +
-                                                            2.0 * 4096 * 4096) * 4);
+    EXPECT_DOUBLE_EQ(textbook::block_tiling_bytes(s, 32),
+                     (2.0 * 4096 * 4096 * 4096 / 32 + 2.0 * 4096 * 4096) * 4);
 }
 
 // Seed 002: 32×32 tiles at N = 256 load 64 KB per block for 524,288 FLOPs: 8.0 FLOP/B, 32×

@@ -26,14 +26,17 @@ TEST(render_report, writes_png_svg_and_markdown) {
     EXPECT_EQ(files.png, dir / "h100" / "roofline.png");
     EXPECT_EQ(files.svg, dir / "h100" / "roofline.svg");
     EXPECT_EQ(files.markdown, dir / "h100" / "report.md");
-    for (const auto& f : {files.png, files.svg, files.markdown}) {
+    for (const auto& f :
+         {files.png, files.svg, files.hier_png, files.hier_svg, files.bytes_png, files.bytes_svg,
+          files.ai_png, files.ai_svg, files.tflops_png, files.tflops_svg, files.markdown}) {
         ASSERT_TRUE(fs::exists(f)) << f;
         EXPECT_GT(fs::file_size(f), 100u) << f;
     }
     EXPECT_TRUE(read_file(files.png).starts_with("\x89PNG"));
     EXPECT_NE(read_file(files.markdown).find("(roofline.png)"), std::string::npos);
-    // Nothing but the three files: no temporaries left behind.
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "h100"), fs::directory_iterator()), 3);
+    EXPECT_NE(read_file(files.markdown).find("(hierarchical-roofline.png)"), std::string::npos);
+    // Nothing but the eleven files: no temporaries left behind.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "h100"), fs::directory_iterator()), 11);
 }
 
 TEST(render_report, predicted_profile_renders_too) {

@@ -107,9 +107,14 @@ inline profile synthetic_profile() {
     p.gpu = synthetic_h100();
     p.env = {"0.1.0",   "580.95.05", "13.0", "tgemm-roofline --gpu h100", "2026-11-22T10:00:00Z",
              "gpu-node"};
-    p.peaks[std::string(roofs::fp32)] = {h100_fp32, std::nullopt, "FLOP/s",
-                                         "132 SMs × 128 lanes × 2 FLOP × 1980 MHz"};
-    p.peaks[std::string(roofs::dram)] = {h100_dram, std::nullopt, "B/s", "5120/8 B × 2619 MHz × 2"};
+    auto& fp32 = p.peaks[std::string(roofs::fp32)];
+    fp32.theoretical = h100_fp32;
+    fp32.unit = "FLOP/s";
+    fp32.method = "132 SMs × 128 lanes × 2 FLOP × 1980 MHz";
+    auto& dram = p.peaks[std::string(roofs::dram)];
+    dram.theoretical = h100_dram;
+    dram.unit = "B/s";
+    dram.method = "5120/8 B × 2619 MHz × 2";
     p.measurements.push_back(synthetic_row("cublas", 1024, 0.105));
     p.measurements.push_back(synthetic_row("naive", 1024, 0.36));
     p.measurements.push_back(synthetic_row("smem_tiling", 1024, 0.26));

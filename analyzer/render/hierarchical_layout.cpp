@@ -1,0 +1,316 @@
+#include "render/hierarchical_layout.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include "core/strings.hpp"
+#include "core/throw.hpp"
+#include "render/format.hpp"
+#include "render/label_placer.hpp"
+#include "render/roofline_common.hpp"
+#include "render/roofline_panel.hpp"
+#include "render/rung_colours.hpp"
+
+namespace tgemm::render {
+
+namespace {
+
+// The levels of the hierarchy, top to bottom; row_analysis::hierarchy keeps this order.
+constexpr std::array<std::string_view, 3> memory_levels = {roofs::dram, roofs::l2, roofs::smem};
+
+// 13 rungs × 3 levels × 2 markers share one plot: the point where a kernel sits is a little
+// larger than the model's, and the arrows between them are thin.
+constexpr double sits_radius = 7;
+constexpr double model_radius = 5;
+constexpr double arrow_width = 1.1;
+constexpr double arrow_head = 7;
+constexpr double name_px = 13;
+constexpr double roof_px = 14;
+// Three memory levels side by side need more room than the DRAM roofline: a wider, taller
+// canvas spreads the decades, so parallel roofs leave space for their labels.
+constexpr double min_width = 1800;
+constexpr double min_height = 1100;
+
+std::string_view glyph_word(marker_shape g) {
+    switch (g) {
+        case marker_shape::circle:
+            return "circle";
+        case marker_shape::square:
+            return "square";
+        case marker_shape::triangle_up:
+            return "triangle";
+        case marker_shape::diamond:
+            return "diamond";
+        case marker_shape::triangle_down:
+            return "triangle down";
+        case marker_shape::hexagon:
+            return "hexagon";
+    }
+    return "marker";
+}
+
+// Markers, arrows, the kernel table and the notes at the focus size.
+struct point_set {
+    std::vector<marker> markers;
+    std::vector<arrow> arrows;
+    std::vector<kernel_entry> table;
+    std::vector<std::string> notes;
+};
+
+point_set collect_points(const analysis& a, const shape& focus, bool predicted) {
+    const profile& p = *a.source;
+    const auto kernels = coloured_rungs(a);
+    std::vector<const row_analysis*> rows;
+    for (const auto& r : a.rows)
+        if (r.row->size == focus) rows.push_back(&r);
+    // Ladder order: the table reads like the plot's colours.
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto* l, const auto* r) {
+        return rung_colour(kernels, l->row->kernel) < rung_colour(kernels, r->row->kernel);
+    });
+
+    point_set out;
+    for (const auto* r : rows) {
+        const auto& m = *r->row;
+        const int colour = rung_colour(kernels, m.kernel);
+        // Measured: every level at the timed rate. Predicted: at the lowest roof the refined
+        // model allows, the only rate there is without a measurement.
+        const auto rate = predicted ? r->bound_attainable : r->achieved_flops_per_s;
+        bool sits = false;
+        if (!rate) {
+            out.notes.push_back(
+                fmt::format("{}: no point ({})", m.kernel,
+                            predicted ? "the refined model gives no FLOP count" : "not timed"));
+        } else {
+            std::vector<std::string> unmeasured;
+            for (const auto& lp : r->hierarchy) {
+                marker base;
+                base.rung = m.kernel;
+                base.size = m.size;
+                base.level = lp.roof_key;
+                base.colour = colour;
+                base.glyph = level_glyph(lp.roof_key);
+                // The model's point: the textbook's AI, else (no textbook count, as for L2)
+                // the refined model's, outlined dashed.
+                std::optional<point> from;
+                if (lp.ai_textbook) {
+                    auto mk = base;
+                    mk.kind = marker_kind::textbook;
+                    mk.radius_px = model_radius;
+                    mk.at = {*lp.ai_textbook, *rate};
+                    from = mk.at;
+                    out.markers.push_back(mk);
+                }
+                std::optional<point> to;
+                if (predicted && lp.ai_refined) {
+                    auto mk = base;
+                    mk.kind = marker_kind::refined;
+                    mk.dashed = true;
+                    mk.radius_px = from ? sits_radius : model_radius;
+                    mk.at = {*lp.ai_refined, *rate};
+                    to = mk.at;
+                    out.markers.push_back(mk);
+                } else if (!predicted) {
+                    if (!from && lp.ai_refined) {
+                        auto mk = base;
+                        mk.kind = marker_kind::refined;
+                        mk.dashed = true;
+                        mk.radius_px = model_radius;
+                        mk.at = {*lp.ai_refined, *rate};
+                        from = mk.at;
+                        out.markers.push_back(mk);
+                    }
+                    if (lp.ai_measured) {
+                        auto mk = base;
+                        mk.kind = marker_kind::measured;
+                        mk.filled = true;
+                        mk.radius_px = sits_radius;
+                        mk.at = {*lp.ai_measured, *rate};
+                        to = mk.at;
+                        sits = true;
+                        out.markers.push_back(mk);
+                    } else {
+                        unmeasured.push_back(lp.name);
+                    }
+                }
+                if (from && to) {
+                    arrow ar;
+                    ar.rung = m.kernel;
+                    ar.size = m.size;
+                    ar.level = lp.roof_key;
+                    ar.from = *from;
+                    ar.to = *to;
+                    ar.colour = colour;
+                    ar.dashed = predicted;
+                    ar.width_px = arrow_width;
+                    ar.head_px = arrow_head;
+                    ar.gap_from_px = model_radius + 2;
+                    ar.gap_to_px = sits_radius + 2;
+                    out.arrows.push_back(ar);
+                }
+            }
+            if (!unmeasured.empty())
+                out.notes.push_back(fmt::format("{}: no measured {} point (counters not measured)",
+                                                m.kernel, join(unmeasured, ", ")));
+        }
+
+        kernel_entry e;
+        e.rung = m.kernel;
+        e.size = m.size;
+        e.colour = colour;
+        e.has_measured_point = sits;
+        const std::string bound =
+            r->bound_roof.empty() ? std::string(missing_mark) : roof_name(r->bound_roof);
+        if (predicted)
+            e.cells = {m.kernel, bound, format_tflops_value(r->bound_attainable)};
+        else
+            e.cells = {
+                m.kernel, bound,
+                r->tflops ? format_tflops_value(*r->tflops * 1e12) : std::string(missing_mark),
+                format_percent(r->pct_bound_roof)};
+        out.table.push_back(std::move(e));
+    }
+    for (const auto& m : p.measurements)
+        if (m.skipped && m.size == focus)
+            out.notes.push_back(fmt::format("{}: skipped: {}", m.kernel, *m.skipped));
+    return out;
+}
+
+panel_content panel_for(const point_set& pts, const shape& focus, bool predicted,
+                        bool any_measured_roof) {
+    panel_content c;
+    for (const auto key : memory_levels) {
+        const bool drawn = std::any_of(pts.markers.begin(), pts.markers.end(),
+                                       [&](const marker& m) { return m.level == key; });
+        if (!drawn) continue;
+        const auto g = level_glyph(key);
+        add_legend_item(c, swatch_kind::marker, g, !predicted, false,
+                        fmt::format("{}: {}", glyph_word(g), roof_name(key)));
+    }
+    if (predicted) {
+        add_legend_item(c, swatch_kind::marker, marker_shape::circle, false, false,
+                        "hollow: textbook AI");
+        add_legend_item(c, swatch_kind::marker, marker_shape::circle, false, true,
+                        "dashed: refined model AI (PREDICTED)");
+        add_legend_item(c, swatch_kind::arrow, marker_shape::circle, false, true,
+                        "textbook → refined model");
+        c.legend.push_back({std::nullopt, "height: the lowest roof the refined model allows"});
+    } else {
+        add_legend_item(c, swatch_kind::marker, marker_shape::circle, true, false,
+                        "filled: measured AI, at the timed rate");
+        add_legend_item(c, swatch_kind::marker, marker_shape::circle, false, false,
+                        "hollow: textbook AI, at the same rate");
+        if (std::any_of(pts.markers.begin(), pts.markers.end(),
+                        [](const marker& m) { return m.kind == marker_kind::refined; }))
+            add_legend_item(c, swatch_kind::marker, marker_shape::circle, false, true,
+                            "dashed: refined model AI (no textbook count, L2)");
+        add_legend_item(c, swatch_kind::arrow, marker_shape::circle, false, false,
+                        "model → measured");
+    }
+    add_roof_legend(c, any_measured_roof);
+    c.legend.push_back({std::nullopt, "colour: kernel, as in the table below"});
+
+    c.table_title = predicted
+                        ? fmt::format("Kernels at {}: {}", to_string(focus), predicted_tag)
+                        : fmt::format("Kernels at {} (TFLOP/s counts 2MNK)", to_string(focus));
+    c.table_header = predicted
+                         ? std::vector<std::string>{"kernel", "bound by", "roof TFLOP/s"}
+                         : std::vector<std::string>{"kernel", "bound by", "TFLOP/s", "% of bound"};
+    c.rows = pts.table;
+    c.notes = pts.notes;
+    return c;
+}
+
+// One name per rung, at the end of its row of markers (they share one height) where there is
+// room, else above or below one of them. A name that fits nowhere is left out: the table
+// names every rung.
+void place_rung_names(label_placer& placer, const scene& s, const text_width_fn& measure) {
+    const rect inside = plot_label_bounds(s);
+    std::vector<std::string> named;
+    for (const auto& m : s.markers) {
+        if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
+        named.push_back(m.rung);
+        auto l = make_label(m.rung, name_px, true, text_role::point, measure);
+        l.colour_tone = tone::rung;
+        l.colour = m.colour;
+        l.backdrop = true;
+        const double w = l.box.w, h = l.box.h;
+        double left = 1e300, right = -1e300, y = 0;
+        std::vector<point> at;
+        for (const auto& o : s.markers) {
+            if (o.rung != m.rung) continue;
+            const auto px = s.to_px(o.at);
+            left = std::min(left, px.x - o.radius_px);
+            right = std::max(right, px.x + o.radius_px);
+            y = px.y;
+            at.push_back(px);
+        }
+        std::vector<rect> candidates = {{right + 6, y - h / 2, w, h},
+                                        {left - 6 - w, y - h / 2, w, h}};
+        for (const double gap : {sits_radius + 3, sits_radius + 14}) {
+            for (const auto& px : at) {
+                candidates.push_back({px.x - w / 2, px.y - gap - h, w, h});
+                candidates.push_back({px.x - w / 2, px.y + gap, w, h});
+            }
+        }
+        placer.place(std::move(l), candidates, inside, true);
+    }
+}
+
+}  // namespace
+
+marker_shape level_glyph(std::string_view roof_key) {
+    if (roof_key == roofs::dram) return marker_shape::circle;
+    if (roof_key == roofs::l2) return marker_shape::square;
+    if (roof_key == roofs::smem) return marker_shape::triangle_up;
+    return marker_shape::diamond;
+}
+
+scene layout_hierarchical_roofline(const analysis& a, const render_options& opts) {
+    if (!a.source)
+        TGEMM_THROW(internal, "layout_hierarchical_roofline: the analysis has no profile");
+    const auto focus = a.focus_size();
+    if (!focus) TGEMM_THROW(input, "no row to plot: every row of the profile was skipped");
+    const profile& p = *a.source;
+    const bool predicted = p.source == profile_source::predicted;
+
+    scene s;
+    s.predicted = predicted;
+    s.watermark = predicted ? "PREDICTED" : "";
+    s.title_lines =
+        title_lines(p, "hierarchical roofline", fmt::format(" at {}", to_string(*focus)));
+
+    const auto rs = collect_roofs(a, memory_levels);
+    auto pts = collect_points(a, *focus, predicted);
+    const auto content = panel_for(pts, *focus, predicted, any_measured(rs));
+    data_extent e;
+    for (const auto& m : pts.markers) e.add(m.at);
+    fit_axes(s, rs, e, "Arithmetic intensity (FLOP/byte at each memory level, log scale)");
+    s.roofs = make_roof_lines(s, rs);
+    s.markers = std::move(pts.markers);
+    s.arrows = std::move(pts.arrows);
+    s.notes = pts.notes;
+    s.table = pts.table;
+
+    auto frame = opts;
+    frame.width = std::max(frame.width, min_width);
+    frame.height = std::max(frame.height, min_height);
+    frame_scene(s, content, frame);
+    // The table's glyph is the rung's colour, not a level's shape.
+    for (auto& sw : s.swatches)
+        if (sw.colour_tone == tone::rung) {
+            sw.kind = swatch_kind::chip;
+            sw.filled = true;
+        }
+
+    label_placer placer(s.labels);
+    add_plot_obstacles(placer, s);
+    place_roof_labels(placer, s, opts.measure, roof_px);
+    place_rung_names(placer, s, opts.measure);
+    return s;
+}
+
+}  // namespace tgemm::render

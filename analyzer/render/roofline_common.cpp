@@ -1,0 +1,395 @@
+#include "render/roofline_common.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "core/strings.hpp"
+#include "core/throw.hpp"
+#include "render/format.hpp"
+#include "render/names.hpp"
+#include "render/ticks.hpp"
+
+namespace tgemm::render {
+
+namespace {
+
+constexpr double margin = 28;
+constexpr double title_px = 26;
+constexpr double subtitle_px = 17;
+constexpr double tick_px = 15;
+constexpr double axis_title_px = 17;
+constexpr double min_plot_w = 880;
+constexpr double min_plot_h = 520;
+constexpr double panel_gap = 48;
+constexpr double min_panel_w = 360;
+constexpr double tick_gap = 12;  // between the plot's edge and its tick labels
+// Room between a roof's label and the roofs of other levels, so it reads as its own line's.
+constexpr double roof_label_clearance = 6;
+
+}  // namespace
+
+std::string roof_name(std::string_view key) {
+    if (key == roofs::l2) return "L2";
+    if (key == roofs::smem) return "shared";
+    if (key == roofs::tensor_fp16) return "FP16 tensor";
+    if (key == roofs::tensor_bf16) return "BF16 tensor";
+    return roof_display_name(key);
+}
+
+std::string_view tensor_roof_key(std::string_view dtype) {
+    if (dtype == "tf32") return roofs::tensor_tf32;
+    if (dtype == "fp16") return roofs::tensor_fp16;
+    if (dtype == "bf16") return roofs::tensor_bf16;
+    return {};
+}
+
+std::vector<roof_spec> collect_roofs(const analysis& a,
+                                     std::span<const std::string_view> memory_keys) {
+    if (!a.source) TGEMM_THROW(internal, "collect_roofs: the analysis has no profile");
+    const profile& p = *a.source;
+    std::vector<roof_spec> out;
+    const auto add = [&](std::string_view key, roof_kind kind) {
+        const auto it = p.peaks.find(key);
+        if (it == p.peaks.end()) return;
+        out.push_back({std::string(key), roof_name(key), kind, roof_source::theoretical,
+                       it->second.theoretical});
+        if (it->second.measured)
+            out.push_back({std::string(key), roof_name(key), kind, roof_source::measured,
+                           *it->second.measured});
+    };
+    if (!p.peaks.contains(roofs::fp32))
+        TGEMM_THROW(input, "cannot plot a roofline without an FP32 roof in the profile");
+    add(roofs::fp32, roof_kind::compute);
+    // Tensor roofs only where some row runs on tensor cores, in a fixed order.
+    std::vector<std::string_view> tensor_keys;
+    for (const std::string_view dtype : {"tf32", "fp16", "bf16"}) {
+        const bool used = std::any_of(a.rows.begin(), a.rows.end(),
+                                      [&](const row_analysis& r) { return r.row->dtype == dtype; });
+        if (!used) continue;
+        auto key = tensor_roof_key(dtype);
+        if (!p.peaks.contains(key) && dtype == "bf16") key = roofs::tensor_fp16;
+        if (p.peaks.contains(key) &&
+            std::find(tensor_keys.begin(), tensor_keys.end(), key) == tensor_keys.end())
+            tensor_keys.push_back(key);
+    }
+    for (const auto key : tensor_keys) add(key, roof_kind::compute);
+    for (const auto key : memory_keys) add(key, roof_kind::memory);
+    return out;
+}
+
+bool any_measured(const std::vector<roof_spec>& rs) {
+    return std::any_of(rs.begin(), rs.end(),
+                       [](const roof_spec& r) { return r.source == roof_source::measured; });
+}
+
+std::vector<double> bandwidths_for(const std::vector<roof_spec>& rs, roof_source source) {
+    std::vector<double> out;
+    std::vector<std::string> seen;
+    for (const auto& r : rs) {
+        if (r.kind != roof_kind::memory) continue;
+        if (std::find(seen.begin(), seen.end(), r.key) != seen.end()) continue;
+        seen.push_back(r.key);
+        double bw = 0;
+        for (const auto& o : rs) {
+            if (o.kind != roof_kind::memory || o.key != r.key) continue;
+            if (o.source == source) {
+                bw = o.value;
+                break;
+            }
+            if (o.source == roof_source::theoretical) bw = o.value;
+        }
+        out.push_back(bw);
+    }
+    return out;
+}
+
+double ridge_bandwidth(const std::vector<roof_spec>& rs, roof_source source) {
+    const auto bws = bandwidths_for(rs, source);
+    return bws.empty() ? 0 : *std::max_element(bws.begin(), bws.end());
+}
+
+double top_compute(const std::vector<roof_spec>& rs, roof_source source) {
+    double own = 0;
+    double theoretical = 0;
+    for (const auto& r : rs) {
+        if (r.kind != roof_kind::compute) continue;
+        if (r.source == source) own = std::max(own, r.value);
+        if (r.source == roof_source::theoretical) theoretical = std::max(theoretical, r.value);
+    }
+    return own > 0 ? own : theoretical;
+}
+
+std::string roof_label(const roof_spec& r) {
+    const auto unit = r.kind == roof_kind::compute ? "FLOP/s" : "B/s";
+    if (r.source == roof_source::measured)
+        return fmt::format("{} measured {}", r.name, format_si(r.value, unit));
+    if (r.kind == roof_kind::compute)
+        return fmt::format("{} peak {} (theoretical)", r.name, format_si(r.value, unit));
+    return fmt::format("{} {} (theoretical)", r.name, format_si(r.value, unit));
+}
+
+void data_extent::add(point p) {
+    x_lo = std::min(x_lo, p.x);
+    x_hi = std::max(x_hi, p.x);
+    y_lo = std::min(y_lo, p.y);
+    // A point above every roof is a finding in itself (clocks above the spec, a wrong
+    // counter): it must stay on the canvas.
+    y_hi = std::max(y_hi, p.y);
+}
+
+void fit_axes(scene& s, const std::vector<roof_spec>& rs, const data_extent& e,
+              std::string x_title) {
+    double x_lo = e.x_lo, x_hi = e.x_hi, y_lo = e.y_lo, y_top = e.y_hi;
+    for (const auto& r : rs) {
+        if (r.kind != roof_kind::compute) continue;
+        y_top = std::max(y_top, r.value);
+        for (const double bw : bandwidths_for(rs, r.source)) {
+            if (!(bw > 0)) continue;
+            const double ridge = r.value / bw;
+            x_lo = std::min(x_lo, ridge);
+            x_hi = std::max(x_hi, ridge * 8);
+        }
+    }
+    s.x = make_log_axis(std::move(x_title), x_lo / 1.6, x_hi * 1.6, 0);
+    s.y = make_log_axis("Performance (TFLOP/s, log scale)", std::min(y_lo / 1.6, y_top / 300),
+                        y_top * 1.4, 12);
+}
+
+std::vector<roof_line> make_roof_lines(const scene& s, const std::vector<roof_spec>& rs) {
+    std::vector<roof_line> out;
+    for (const auto& r : rs) {
+        roof_line l;
+        l.key = r.key;
+        l.kind = r.kind;
+        l.source = r.source;
+        l.value = r.value;
+        l.label = roof_label(r);
+        l.dashed = r.source == roof_source::theoretical;
+        if (r.kind == roof_kind::compute) {
+            l.from = {r.value / ridge_bandwidth(rs, r.source), r.value};
+            l.to = {s.x.max, r.value};
+        } else {
+            const double top = top_compute(rs, r.source);
+            const double x0 = std::max(s.x.min, s.y.min / r.value);
+            l.from = {x0, x0 * r.value};
+            l.to = {top / r.value, top};
+        }
+        out.push_back(l);
+    }
+    return out;
+}
+
+label make_label(std::string text, double font_px, bool bold, text_role role,
+                 const text_width_fn& measure) {
+    label l;
+    l.box.w = measure(text, font_px, bold);
+    l.box.h = line_box_height(font_px);
+    l.text = std::move(text);
+    l.font_px = font_px;
+    l.bold = bold;
+    l.role = role;
+    return l;
+}
+
+std::vector<std::string> title_lines(const profile& p, std::string_view subject,
+                                     std::string_view qualifier) {
+    const bool predicted = p.source == profile_source::predicted;
+    std::vector<std::string> lines;
+    std::string capital(subject);
+    if (!capital.empty())
+        capital[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(capital[0])));
+    lines.push_back(
+        predicted ? fmt::format("{}: {} of {}{}", predicted_tag, subject, p.gpu.name, qualifier)
+                  : fmt::format("{} of {}{}, measured", capital, p.gpu.name, qualifier));
+    std::vector<std::string> facts;
+    facts.push_back(fmt::format("SM clock {:.0f} MHz", p.gpu.sm_clock_mhz));
+    facts.push_back(fmt::format("memory clock {:.0f} MHz", p.gpu.mem_clock_mhz));
+    if (!p.env.cuda.empty()) facts.push_back("CUDA " + p.env.cuda);
+    if (!p.env.driver.empty()) facts.push_back("driver " + p.env.driver);
+    if (!p.env.date.empty()) facts.push_back(p.env.date);
+    lines.push_back(join(facts, " · "));
+    if (predicted)
+        lines.emplace_back(
+            "Every point comes from the analytic models at the spec's peaks; nothing on this "
+            "plot was measured.");
+    return lines;
+}
+
+void add_legend_item(panel_content& c, swatch_kind kind, marker_shape glyph, bool filled,
+                     bool dashed, std::string text) {
+    swatch s;
+    s.kind = kind;
+    s.glyph = glyph;
+    s.filled = filled;
+    s.dashed = dashed;
+    s.size = kind == swatch_kind::marker ? 7 : 12;
+    c.legend.push_back({s, std::move(text)});
+}
+
+void add_roof_legend(panel_content& c, bool any_measured_roof) {
+    add_legend_item(c, swatch_kind::line, marker_shape::circle, false, true,
+                    "dashed line: theoretical roof (spec × clocks)");
+    if (any_measured_roof)
+        add_legend_item(c, swatch_kind::line, marker_shape::circle, false, false,
+                        "solid line: measured roof");
+}
+
+void frame_scene(scene& s, const panel_content& c, const render_options& opts) {
+    const auto& measure = opts.measure;
+    // Title block.
+    double y = margin;
+    for (std::size_t i = 0; i < s.title_lines.size(); ++i) {
+        const bool first = i == 0;
+        const bool warning = s.predicted && (first || i == 2);
+        auto l = make_label(
+            s.title_lines[i], first ? title_px : subtitle_px, first || warning,
+            first ? text_role::title : (warning ? text_role::warning : text_role::subtitle),
+            measure);
+        l.box.x = margin;
+        l.box.y = y;
+        l.colour_tone = warning ? tone::warning : (first ? tone::ink : tone::muted);
+        y += l.box.h + 6;
+        s.labels.push_back(std::move(l));
+    }
+    const double top = y + 22;
+
+    // Canvas: the plot takes what the panel leaves, and the canvas grows rather than squeeze.
+    auto panel = layout_panel(c, measure, min_panel_w);
+    s.table_header = c.table_header;
+    double y_tick_w = 0;
+    for (const auto& t : s.y.major) y_tick_w = std::max(y_tick_w, measure(t.label, tick_px, false));
+    const double axis_title_h = line_box_height(axis_title_px);
+    const double plot_left = margin + axis_title_h + 12 + y_tick_w + tick_gap;
+    const double bottom_space = tick_gap + line_box_height(tick_px) + 12 + axis_title_h + margin;
+    // Whole pixels, so the PNG is exactly the scene's size.
+    s.width =
+        std::ceil(std::max(opts.width, plot_left + min_plot_w + panel_gap + panel.width + margin));
+    s.height = std::ceil(
+        std::max({opts.height, top + panel.height + margin, top + min_plot_h + bottom_space}));
+    s.plot = {plot_left, top, s.width - margin - panel.width - panel_gap - plot_left,
+              s.height - bottom_space - top};
+    panel.shift(s.plot.right() + panel_gap, top);
+    s.swatches = std::move(panel.swatches);
+    for (auto& l : panel.labels) s.labels.push_back(std::move(l));
+
+    // Ticks and axis titles.
+    for (const auto& t : s.x.major) {
+        auto l = make_label(t.label, tick_px, false, text_role::tick, measure);
+        const double px = s.to_px({t.value, s.y.min}).x;
+        l.box.x = px - l.box.w / 2;
+        l.box.y = s.plot.bottom() + tick_gap;
+        s.labels.push_back(std::move(l));
+    }
+    for (const auto& t : s.y.major) {
+        auto l = make_label(t.label, tick_px, false, text_role::tick, measure);
+        const double py = s.to_px({s.x.min, t.value}).y;
+        l.box.x = s.plot.x - tick_gap - l.box.w;
+        l.box.y = py - l.box.h / 2;
+        s.labels.push_back(std::move(l));
+    }
+    {
+        auto l = make_label(s.x.title, axis_title_px, false, text_role::axis_title, measure);
+        l.box.x = s.plot.x + (s.plot.w - l.box.w) / 2;
+        l.box.y = s.plot.bottom() + tick_gap + line_box_height(tick_px) + 12;
+        s.labels.push_back(std::move(l));
+    }
+    {
+        auto l = make_label(s.y.title, axis_title_px, false, text_role::axis_title, measure);
+        const double len = l.box.w;
+        l.rotated = true;
+        l.box = {margin, s.plot.y + (s.plot.h - len) / 2, l.box.h, len};
+        s.labels.push_back(std::move(l));
+    }
+}
+
+rect plot_label_bounds(const scene& s) {
+    return s.plot.inflated(-4);
+}
+
+void add_plot_obstacles(label_placer& placer, const scene& s) {
+    for (const auto& m : s.markers) placer.add_obstacle(box_around(s.to_px(m.at), m.radius_px + 3));
+    for (const auto& r : s.roofs) placer.add_segment(s.to_px(r.from), s.to_px(r.to));
+    for (const auto& ar : s.arrows) placer.add_segment(s.to_px(ar.from), s.to_px(ar.to));
+    for (const auto& rg : s.ridges) {
+        const auto at = s.to_px({rg.ai, rg.flops});
+        placer.add_obstacle(box_around(at, 6));
+        placer.add_segment(at, {at.x, s.plot.bottom()});
+    }
+}
+
+void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
+                       double font_px) {
+    const rect inside = plot_label_bounds(s);
+    for (const auto& r : s.roofs) {
+        auto l = make_label(r.label, font_px, false, text_role::roof, measure);
+        l.backdrop = true;
+        const auto a_px = s.to_px(r.from);
+        const auto b_px = s.to_px(r.to);
+        const bool prefer_above = r.source == roof_source::theoretical;
+        std::vector<rect> above, below, across;
+        const double w = l.box.w, h = l.box.h;
+        if (r.kind == roof_kind::compute) {
+            // Close to the line first; further off where markers sit on it (a predicted
+            // profile puts every compute-bound rung on its roof).
+            for (const double gap : {6.0, 14.0, 24.0})
+                for (double shift = 0; b_px.x - 12 - shift - w >= a_px.x - w; shift += 40) {
+                    const double right = b_px.x - 12 - shift;
+                    above.push_back({right - w, b_px.y - gap - h, w, h});
+                    below.push_back({right - w, b_px.y + gap, w, h});
+                }
+        } else {
+            // The middle of the slope first, then outwards; finer steps last, for crowded
+            // plots with several memory roofs side by side.
+            for (const double t : {0.55, 0.45, 0.65, 0.35, 0.75, 0.25, 0.85, 0.15, 0.5, 0.6, 0.4,
+                                   0.7, 0.3, 0.8, 0.2, 0.9, 0.1, 0.95, 0.05}) {
+                const point at{a_px.x + t * (b_px.x - a_px.x), a_px.y + t * (b_px.y - a_px.y)};
+                above.push_back({at.x - 6 - w, at.y - 6 - h, w, h});
+                below.push_back({at.x + 6, at.y + 6, w, h});
+            }
+            // Centred on the line, its backdrop breaking the line: where parallel roofs leave
+            // no room beside it. Fine steps from the middle outwards, to slip between markers.
+            for (int i = 0; i <= 46; ++i) {
+                const double t = 0.5 + (i % 2 == 0 ? 1 : -1) * 0.02 * ((i + 1) / 2);
+                const point at{a_px.x + t * (b_px.x - a_px.x), a_px.y + t * (b_px.y - a_px.y)};
+                across.push_back({at.x - w / 2, at.y - h / 2, w, h});
+            }
+        }
+        auto beside = prefer_above ? above : below;
+        const auto& rest = prefer_above ? below : above;
+        beside.insert(beside.end(), rest.begin(), rest.end());
+        // A label must read as its own line's: it keeps clear of the roofs of other levels
+        // (its own level's other roof may be close: the text says which of the two it is).
+        const auto clear_of = [&](const rect& box, bool arrows_too) {
+            const auto wide = box.inflated(roof_label_clearance);
+            // Arrows only need to stay outside the backdrop.
+            const auto narrow = box.inflated(3);
+            const auto hits = [&](point a, point b) { return segment_hits_rect(a, b, wide); };
+            for (const auto& o : s.roofs)
+                if (o.key != r.key && hits(s.to_px(o.from), s.to_px(o.to))) return false;
+            if (arrows_too)
+                for (const auto& ar : s.arrows)
+                    if (segment_hits_rect(s.to_px(ar.from), s.to_px(ar.to), narrow)) return false;
+            return true;
+        };
+        // Beside the line, then across it, clear of other levels and of arrows; then the same
+        // crossing arrows; then anywhere.
+        std::vector<rect> candidates;
+        const auto take = [&](const std::vector<rect>& from, bool roofs_clear, bool arrows_clear) {
+            for (const auto& c : from)
+                if (clear_of(c, false) == roofs_clear &&
+                    (!roofs_clear || clear_of(c, true) == arrows_clear))
+                    candidates.push_back(c);
+        };
+        take(beside, true, true);
+        take(across, true, true);
+        take(beside, true, false);
+        take(across, true, false);
+        take(beside, false, false);
+        placer.place(std::move(l), candidates, inside, true);
+    }
+}
+
+}  // namespace tgemm::render

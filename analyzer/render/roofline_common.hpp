@@ -1,0 +1,115 @@
+#pragma once
+// What the two roofline layouts share: the DRAM roofline across sizes (layout_roofline) and
+// the hierarchical roofline at one size (layout_hierarchical_roofline). Which roofs to draw
+// and where their segments run, the axes, the title, the frame around the plot (canvas, the
+// panel beside it, ticks and axis titles) and the roof labels.
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/analysis.hpp"
+#include "render/label_placer.hpp"
+#include "render/roofline_layout.hpp"
+#include "render/roofline_panel.hpp"
+#include "render/scene.hpp"
+
+namespace tgemm::render {
+
+// One roof to draw, before it becomes a segment.
+struct roof_spec {
+    std::string key;   // the profile's peaks key
+    std::string name;  // roof_name(key)
+    roof_kind kind = roof_kind::compute;
+    roof_source source = roof_source::theoretical;
+    double value = 0;  // FLOP/s or B/s
+};
+
+// "fp32" → "FP32", "dram" → "DRAM", "l2" → "L2", "smem" → "shared", "tensor_tf32" → "TF32
+// tensor", "tensor_fp16" → "FP16 tensor", "tensor_bf16" → "BF16 tensor".
+[[nodiscard]] std::string roof_name(std::string_view key);
+
+// The tensor roof a row of `dtype` runs under ("tf32" → "tensor_tf32", "fp16" → "tensor_fp16",
+// "bf16" → "tensor_bf16"); empty for fp32 and anything unknown.
+[[nodiscard]] std::string_view tensor_roof_key(std::string_view dtype);
+
+// Compute roofs first: FP32, then the tensor roof of each non-fp32 dtype the rows use where the
+// profile has it (a bf16 row falls back to tensor_fp16). Then the memory roofs of
+// `memory_keys` the profile has, in that order. Each roof theoretical, then measured where the
+// profile has a measured value. Throws when the profile has no FP32 roof.
+[[nodiscard]] std::vector<roof_spec> collect_roofs(const analysis& a,
+                                                   std::span<const std::string_view> memory_keys);
+
+[[nodiscard]] bool any_measured(const std::vector<roof_spec>& rs);
+
+// The bandwidths a compute roof of `source` meets: one per memory level, that level's roof of
+// `source` where there is one, else its theoretical roof.
+[[nodiscard]] std::vector<double> bandwidths_for(const std::vector<roof_spec>& rs,
+                                                 roof_source source);
+// The highest of bandwidths_for: where a compute roof of `source` starts.
+[[nodiscard]] double ridge_bandwidth(const std::vector<roof_spec>& rs, roof_source source);
+// The highest compute roof a memory roof of `source` climbs to (measured ones where any were
+// measured, else theoretical).
+[[nodiscard]] double top_compute(const std::vector<roof_spec>& rs, roof_source source);
+
+// "FP32 peak 66.9 TFLOP/s (theoretical)", "DRAM 3.35 TB/s (theoretical)", "L2 measured
+// 10.2 TB/s".
+[[nodiscard]] std::string roof_label(const roof_spec& r);
+
+// Where the data lies, to fit the axes around it.
+struct data_extent {
+    double x_lo = 1e300;
+    double x_hi = 0;
+    double y_lo = 1e300;
+    double y_hi = 0;
+    void add(point p);
+};
+
+// Log axes over the extent and every ridge, with room right of the last ridge for the flat
+// roofs. Tick labels of y are in TFLOP/s.
+void fit_axes(scene& s, const std::vector<roof_spec>& rs, const data_extent& e,
+              std::string x_title);
+
+// One segment per roof, in data space, within the axes: a compute roof from its first ridge
+// to the right edge; a memory roof from the left (or bottom) edge up to the top compute roof.
+// Theoretical roofs dashed, measured ones solid.
+[[nodiscard]] std::vector<roof_line> make_roof_lines(const scene& s,
+                                                     const std::vector<roof_spec>& rs);
+
+[[nodiscard]] label make_label(std::string text, double font_px, bool bold, text_role role,
+                               const text_width_fn& measure);
+
+// The title block. `subject` names the plot in lower case ("roofline", "hierarchical
+// roofline") and `qualifier` follows the GPU's name (" at 4096³"). Line 1: "Roofline of GPU,
+// measured" or "PREDICTED (no measurement): roofline of GPU"; line 2: clocks, CUDA, driver,
+// date; a predicted profile adds a warning line.
+[[nodiscard]] std::vector<std::string> title_lines(const profile& p, std::string_view subject,
+                                                   std::string_view qualifier = {});
+
+// Appends a legend line with a glyph.
+void add_legend_item(panel_content& c, swatch_kind kind, marker_shape glyph, bool filled,
+                     bool dashed, std::string text);
+// The roof entries of the legend: dashed = theoretical, solid = measured (when drawn).
+void add_roof_legend(panel_content& c, bool any_measured_roof);
+
+// Lays out the title labels, the canvas, the plot box, the panel beside the plot, the tick
+// labels and the axis titles. Needs s.title_lines, s.predicted and the axes; sets s.width,
+// s.height, s.plot, s.swatches and s.table_header, and appends to s.labels. The canvas is at
+// least opts.width × opts.height and grows rather than squeeze the plot or the panel.
+void frame_scene(scene& s, const panel_content& c, const render_options& opts);
+
+// The box plot labels must stay inside.
+[[nodiscard]] rect plot_label_bounds(const scene& s);
+
+// Registers what labels inside the plot must avoid: markers as obstacles (their radius plus
+// 3 px), roofs, arrows and ridges as lines.
+void add_plot_obstacles(label_placer& placer, const scene& s);
+
+// One label per roof, along its line: compute roofs above (theoretical) or below (measured)
+// their right end, memory roofs beside a point along the slope, or across the line where
+// parallel roofs leave no room beside it. Labels keep 6 px from the roofs of other levels
+// where they can. A label that fits nowhere is left out.
+void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
+                       double font_px = 15);
+
+}  // namespace tgemm::render

@@ -1,0 +1,87 @@
+// The hierarchical roofline of a PREDICTED profile (no GPU of that kind here): the whole
+// ladder's models on the spec's roofs, for the H100 and the RTX 5070 Ti. Lives with the ladder
+// tests because predict_profile needs the registered rungs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gpu/spec.hpp"
+#include "ladder/predict.hpp"
+#include "model/analysis.hpp"
+#include "render/hierarchical_layout.hpp"
+#include "rung.hpp"
+
+using namespace tgemm;
+using namespace tgemm::render;
+
+namespace {
+
+void expect_no_overlaps(const scene& s) {
+    for (std::size_t i = 0; i < s.labels.size(); ++i) {
+        const auto& a = s.labels[i];
+        EXPECT_TRUE((rect{0, 0, s.width, s.height}.contains(a.box))) << "off canvas: " << a.text;
+        for (std::size_t j = i + 1; j < s.labels.size(); ++j)
+            EXPECT_FALSE(a.box.intersects(s.labels[j].box))
+                << "'" << a.text << "' overlaps '" << s.labels[j].text << "'";
+        for (const auto& sw : s.swatches)
+            EXPECT_FALSE(a.box.intersects(sw.bounds())) << "'" << a.text << "' covers a glyph";
+    }
+}
+
+class HierarchicalPredicted : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HierarchicalPredicted, DrawsModelsOnlyAndSaysSo) {
+    const auto p = predict_profile(find_gpu(GetParam()), rung_registry::get().all(),
+                                   {shape{1024, 1024, 1024}, shape{4096, 4096, 4096}},
+                                   "tgemm-roofline --gpu test", "2026-11-22T10:00:00Z");
+    const auto a = analyze(p);
+    ASSERT_EQ(a.focus_size(), (shape{4096, 4096, 4096}));
+    const auto s = layout_hierarchical_roofline(a);
+    EXPECT_TRUE(s.predicted);
+    EXPECT_NE(s.title_lines.at(0).find(predicted_tag), std::string::npos);
+    EXPECT_NE(s.title_lines.at(0).find("at 4096³"), std::string::npos);
+    EXPECT_EQ(s.watermark, "PREDICTED");
+    EXPECT_EQ(s.count(marker_kind::measured), 0u);
+    for (const auto& m : s.markers) {
+        EXPECT_FALSE(m.filled) << m.rung;
+        EXPECT_EQ(m.dashed, m.kind == marker_kind::refined) << m.rung;
+        EXPECT_EQ(m.glyph, level_glyph(m.level)) << m.rung;
+    }
+    for (const auto& ar : s.arrows) EXPECT_TRUE(ar.dashed);
+    // Exact counts, from the analysis: a textbook and a refined marker per level that has
+    // each, an arrow where a level has both.
+    std::size_t textbook = 0, refined = 0, arrows = 0, rows = 0;
+    for (const auto& r : a.rows) {
+        if (!(r.row->size == shape{4096, 4096, 4096})) continue;
+        ++rows;
+        if (!r.bound_attainable) continue;
+        for (const auto& lp : r.hierarchy) {
+            textbook += lp.ai_textbook ? 1u : 0u;
+            refined += lp.ai_refined ? 1u : 0u;
+            arrows += lp.ai_textbook && lp.ai_refined ? 1u : 0u;
+        }
+    }
+    EXPECT_EQ(s.count(marker_kind::textbook), textbook);
+    EXPECT_EQ(s.count(marker_kind::refined), refined);
+    EXPECT_EQ(s.arrows.size(), arrows);
+    EXPECT_EQ(s.table.size(), rows);
+    EXPECT_GT(refined, rows);  // more than DRAM alone: L2 and shared too
+    for (const auto& e : s.table) EXPECT_FALSE(e.has_measured_point);
+    // The spec's roofs: FP32, DRAM and shared always, L2 where the spec publishes it; all
+    // theoretical, so all dashed. Every rung is fp32: no tensor roof.
+    for (const auto& r : s.roofs) {
+        EXPECT_TRUE(r.dashed) << r.key;
+        EXPECT_EQ(r.source, roof_source::theoretical);
+        EXPECT_EQ(r.key.find("tensor"), std::string::npos);
+    }
+    EXPECT_EQ(s.roofs.size(), p.peaks.contains("l2") ? 4u : 3u);
+    // Every roof is labelled, even with the compute-bound rungs sitting on the FP32 roof.
+    EXPECT_EQ(std::count_if(s.labels.begin(), s.labels.end(),
+                            [](const label& l) { return l.role == text_role::roof; }),
+              static_cast<std::ptrdiff_t>(s.roofs.size()));
+    expect_no_overlaps(s);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpus, HierarchicalPredicted, ::testing::Values("h100", "rtx5070ti"));
+
+}  // namespace
