@@ -365,7 +365,8 @@ TEST_F(charts_shipped, tflops_has_a_bar_per_rung_in_roofline_colours) {
     const auto rungs = coloured_rungs(m_analysis);
     ASSERT_EQ(rungs.size(), 13u);
     EXPECT_EQ(c.count_bars(series::measured), 13u);
-    EXPECT_EQ(c.count_lines(), 2u);  // cuBLAS and the theoretical roof: no measured peaks yet
+    ASSERT_TRUE(m_analysis.source->peaks.at("fp32").measured);
+    EXPECT_EQ(c.count_lines(), 3u);  // cuBLAS, the theoretical and the measured FP32 roof
     EXPECT_EQ(c.count_markers(), 0u);
     // The roofline gives each rung the same colour.
     render_options ro;
