@@ -88,11 +88,10 @@ const std::vector<gpu_spec>& gpu_specs() {
          .smem_per_block_kib = 227,
          .tensor_fp16_flop_per_clk_sm = 4096,
          .tensor_tf32_flop_per_clk_sm = 2048,
-         .l2_bytes_per_clk = 7680,
+         .l2_bytes_per_clk = 9024,
          .l2_clock_mhz = 1709,
-         .l2_source = "Nsight Compute on the H100 machine (GH100, the H200's chip too): "
-                      "lts__t_bytes.sum.peak_sustained = "
-                      "7680 B/cycle at lts__cycles_elapsed.avg.per_second = 1709 MHz under load "
+         .l2_source = "Nsight Compute on the H200 machine: lts__t_bytes.sum.peak_sustained = "
+                      "9024 B/cycle at lts__cycles_elapsed.avg.per_second = 1709 MHz under load "
                       "(docs/peaks.md); NVIDIA publishes no L2 bandwidth for Hopper",
          .source = "shared/reference/anchors.md (device attributes read on the H200: 132 SMs, "
                    "1980 MHz, 3201 MHz x 6016-bit as CUDA reports it, 60 MB L2)"},

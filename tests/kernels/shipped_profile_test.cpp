@@ -19,10 +19,12 @@ using namespace tgemm;
 
 namespace {
 
-const profile& shipped() {
-    static const profile p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json");
-    return p;
+// The profiles the project ships: the H100 one (the embedded default) and the H200 one.
+profile shipped(const std::string& key) {
+    return read_profile(std::string(TGEMM_SOURCE_DIR) + "/profiles/" + key + ".json");
 }
+
+class ShippedProfile : public ::testing::TestWithParam<std::string> {};
 
 double get(const std::map<std::string, double, std::less<>>& m, std::string_view k) {
     const auto it = m.find(k);
@@ -36,10 +38,10 @@ bool has_dram_note(const rung_model& m) {
 
 }  // namespace
 
-TEST(ShippedProfile, IsAMeasuredH100ProfileOfTheWholeLadder) {
-    const auto& p = shipped();
+TEST_P(ShippedProfile, IsAMeasuredProfileOfTheWholeLadder) {
+    const auto p = shipped(GetParam());
     EXPECT_EQ(p.source, profile_source::measured);
-    EXPECT_EQ(p.gpu.key, "h100");
+    EXPECT_EQ(p.gpu.key, GetParam());
     const auto ids = p.kernels();
     const std::set<std::string> kernels(ids.begin(), ids.end());
     for (const auto& id : rung_registry::get().ids()) EXPECT_TRUE(kernels.contains(id)) << id;
@@ -55,8 +57,8 @@ TEST(ShippedProfile, IsAMeasuredH100ProfileOfTheWholeLadder) {
     }
 }
 
-TEST(ShippedProfile, RefinedModelsPredictTheCounters) {
-    const auto& p = shipped();
+TEST_P(ShippedProfile, RefinedModelsPredictTheCounters) {
+    const auto p = shipped(GetParam());
     const model_context mc{p.gpu.l2_bytes, p.gpu.sm_count};
     int compared = 0;
     for (const auto& m : p.measurements) {
@@ -97,3 +99,6 @@ TEST(ShippedProfile, RefinedModelsPredictTheCounters) {
     }
     EXPECT_GE(compared, 12 * 4);
 }
+
+INSTANTIATE_TEST_SUITE_P(Gpus, ShippedProfile, ::testing::Values("h100", "h200"),
+                         [](const auto& info) { return info.param; });
