@@ -27,11 +27,12 @@ class painter {
             for (const auto& r : m_s.roofs) draw_roof(r);
             for (const auto& rg : m_s.ridges) draw_ridge(rg);
             for (const auto& a : m_s.arrows) draw_arrow(a);
-            // Model points under measured ones, so a measurement is never hidden.
-            for (const auto& m : m_s.markers)
-                if (m.kind != marker_kind::measured) draw_marker(m);
-            for (const auto& m : m_s.markers)
-                if (m.kind == marker_kind::measured) draw_marker(m);
+            // Model points under published ones under measured ones, so a measurement is
+            // never hidden.
+            for (const auto kind : {marker_kind::textbook, marker_kind::refined,
+                                    marker_kind::published, marker_kind::measured})
+                for (const auto& m : m_s.markers)
+                    if (m.kind == kind) draw_marker(m);
         });
         draw_frame();
         for (const auto& sw : m_s.swatches) draw_swatch(sw);
@@ -221,9 +222,17 @@ class painter {
         }
     }
 
-    void glyph(marker_shape g, point c, double r, rgb colour, bool filled, bool dashed) {
+    void glyph(marker_shape g, point c, double r, rgb colour, bool filled, bool dashed,
+               bool outlined = false) {
         shape_path(g, c, r);
-        if (filled) {
+        if (outlined) {
+            // A published point: filled, with a thin dark outline.
+            set_colour(colour);
+            cairo_fill_preserve(m_cr);
+            set_colour(tone_colour(tone::ink, 0));
+            cairo_set_line_width(m_cr, 1.3);
+            set_dash(false, 0, 0);
+        } else if (filled) {
             set_colour(colour);
             cairo_fill_preserve(m_cr);
             // A thin white rim keeps overlapping filled markers apart.
@@ -243,14 +252,25 @@ class painter {
     }
 
     void draw_marker(const marker& m) {
-        glyph(m.glyph, m_s.to_px(m.at), m.radius_px, palette_colour(m.colour), m.filled, m.dashed);
+        bool outlined = false;
+        switch (m.kind) {
+            case marker_kind::published:
+                outlined = true;
+                break;
+            case marker_kind::measured:
+            case marker_kind::textbook:
+            case marker_kind::refined:
+                break;
+        }
+        glyph(m.glyph, m_s.to_px(m.at), m.radius_px, palette_colour(m.colour), m.filled, m.dashed,
+              outlined);
     }
 
     void draw_swatch(const swatch& sw) {
         const rgb c = tone_colour(sw.colour_tone, sw.colour);
         switch (sw.kind) {
             case swatch_kind::marker:
-                glyph(sw.glyph, sw.centre, sw.size, c, sw.filled, sw.dashed);
+                glyph(sw.glyph, sw.centre, sw.size, c, sw.filled, sw.dashed, sw.outlined);
                 break;
             case swatch_kind::line:
                 set_colour(c);

@@ -198,6 +198,9 @@ panel_content panel_for(const point_set& pts, const shape& focus, bool predicted
         add_legend_item(c, swatch_kind::arrow, marker_shape::circle, false, true,
                         "textbook → refined model");
         c.legend.push_back({std::nullopt, "height: the lowest roof the refined model allows"});
+        if (std::any_of(pts.markers.begin(), pts.markers.end(),
+                        [](const marker& m) { return m.kind == marker_kind::published; }))
+            add_published_legend(c);
     } else {
         add_legend_item(c, swatch_kind::marker, marker_shape::circle, true, false,
                         "filled: measured AI, at the timed rate");
@@ -231,6 +234,8 @@ void place_rung_names(label_placer& placer, const scene& s, const text_width_fn&
     const rect inside = plot_label_bounds(s);
     std::vector<std::string> named;
     for (const auto& m : s.markers) {
+        // A published point sits at its own rate, off the rung's row of model markers.
+        if (m.kind == marker_kind::published) continue;
         if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
         named.push_back(m.rung);
         auto l = make_label(m.rung, name_px, true, text_role::point, measure);
@@ -241,7 +246,7 @@ void place_rung_names(label_placer& placer, const scene& s, const text_width_fn&
         double left = 1e300, right = -1e300, y = 0;
         std::vector<point> at;
         for (const auto& o : s.markers) {
-            if (o.rung != m.rung) continue;
+            if (o.rung != m.rung || o.kind == marker_kind::published) continue;
             const auto px = s.to_px(o.at);
             left = std::min(left, px.x - o.radius_px);
             right = std::max(right, px.x + o.radius_px);
@@ -285,6 +290,11 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
 
     const auto rs = collect_roofs(a, memory_levels);
     auto pts = collect_points(a, *focus, predicted);
+    // Published throughputs of this GPU at the focus size (a predicted profile only), at the
+    // rung's DRAM AI.
+    auto published = collect_published(a, *focus, sits_radius);
+    pts.markers.insert(pts.markers.end(), published.markers.begin(), published.markers.end());
+    pts.notes.insert(pts.notes.end(), published.notes.begin(), published.notes.end());
     const auto content = panel_for(pts, *focus, predicted, any_measured(rs));
     data_extent e;
     for (const auto& m : pts.markers) e.add(m.at);
@@ -309,6 +319,9 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
     label_placer placer(s.labels);
     add_plot_obstacles(placer, s);
     place_roof_labels(placer, s, opts.measure, roof_px);
+    // Published values before the rung names: a value belongs beside its diamond, a name may
+    // sit at either end of its rung's row.
+    place_published_labels(placer, s, opts.measure, name_px);
     place_rung_names(placer, s, opts.measure);
     return s;
 }

@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 
 #include "core/strings.hpp"
 #include "core/throw.hpp"
+#include "model/published.hpp"
 #include "render/format.hpp"
 #include "render/names.hpp"
+#include "render/rung_colours.hpp"
 #include "render/ticks.hpp"
 
 namespace tgemm::render {
@@ -389,6 +392,201 @@ void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn
         take(across, true, false);
         take(beside, false, false);
         placer.place(std::move(l), candidates, inside, true);
+    }
+}
+
+published_set collect_published(const analysis& a, std::optional<shape> focus, double radius_px) {
+    published_set out;
+    if (!a.source || a.source->source != profile_source::predicted) return out;
+    const profile& p = *a.source;
+    const auto points = published_points(p.gpu.key);
+    if (points.empty()) return out;
+    const auto kernels = coloured_rungs(a);
+    std::vector<std::string> missing;
+    for (const auto& pp : points) {
+        if (focus && !(pp.size == *focus)) {
+            missing.push_back(fmt::format("Published {} is at {}, not {}.", pp.published_name,
+                                          to_string(pp.size), to_string(*focus)));
+            continue;
+        }
+        const auto* r = a.find(pp.kernel, pp.size);
+        const double ai = r ? r->ai_refined.value_or(r->ai_textbook) : 0;
+        if (!r || !(ai > 0) || !(r->useful_flops > 0)) {
+            missing.push_back(fmt::format(
+                "Published {} ({}, {}): {}.", pp.published_name, pp.kernel, to_string(pp.size),
+                r ? "no DRAM AI in the models" : "no such row in this profile"));
+            continue;
+        }
+        marker mk;
+        mk.rung = std::string(pp.kernel);
+        mk.size = pp.size;
+        mk.level = std::string(roofs::dram);
+        mk.kind = marker_kind::published;
+        mk.colour = rung_colour(kernels, pp.kernel);
+        mk.glyph = marker_shape::diamond;
+        mk.filled = true;
+        mk.radius_px = radius_px;
+        mk.value = pp.tflops;
+        // Published TFLOP/s count 2MNK; the plot's axis counts executed FLOPs.
+        const double executed = r->executed_flops.value_or(r->useful_flops);
+        mk.at = {ai, pp.tflops * 1e12 * executed / r->useful_flops};
+        // Published points that coincide (two kernels at one AI and rate) nest: each later one
+        // smaller, drawn on top, so every colour shows.
+        const auto same = [](double u, double v) { return std::abs(std::log10(u / v)) < 0.004; };
+        for (const auto& o : out.markers)
+            if (same(o.at.x, mk.at.x) && same(o.at.y, mk.at.y))
+                mk.radius_px = std::min(mk.radius_px, o.radius_px * 0.55);
+        out.markers.push_back(mk);
+    }
+    std::vector<std::string_view> sources;
+    for (const auto& pp : points)
+        if (std::find(sources.begin(), sources.end(), pp.source) == sources.end())
+            sources.push_back(pp.source);
+    for (const auto src : sources) out.notes.push_back(fmt::format("◆ Published: {}.", src));
+    out.notes.insert(out.notes.end(), missing.begin(), missing.end());
+    return out;
+}
+
+void add_published_legend(panel_content& c) {
+    swatch s;
+    s.kind = swatch_kind::marker;
+    s.glyph = marker_shape::diamond;
+    s.filled = true;
+    s.outlined = true;
+    s.colour_tone = tone::muted;
+    s.size = 7;
+    c.legend.push_back({s, "published measurement (source below)"});
+}
+
+void place_published_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
+                            double font_px) {
+    const rect inside = plot_label_bounds(s);
+    // Roofs and ridge lines a value must not cover; arrows it may, on its backdrop, rather
+    // than move away from its diamond.
+    std::vector<std::pair<point, point>> hard;
+    for (const auto& r : s.roofs) hard.emplace_back(s.to_px(r.from), s.to_px(r.to));
+    for (const auto& rg : s.ridges) {
+        const auto at = s.to_px({rg.ai, rg.flops});
+        hard.emplace_back(at, point{at.x, s.plot.bottom()});
+    }
+    const auto clear_of_hard = [&](const rect& c) {
+        return std::none_of(hard.begin(), hard.end(), [&](const auto& seg) {
+            return segment_hits_rect(seg.first, seg.second, c);
+        });
+    };
+    const auto distance = [](const rect& b, point p) {
+        const double dx = std::max({b.x - p.x, 0.0, p.x - b.right()});
+        const double dy = std::max({b.y - p.y, 0.0, p.y - b.bottom()});
+        return std::hypot(dx, dy);
+    };
+    std::vector<const marker*> published;
+    for (const auto& m : s.markers)
+        if (m.kind == marker_kind::published) published.push_back(&m);
+    // Diamonds nested in one spot (coinciding points) share their surroundings.
+    const auto gap_px = [&](const marker& a, const marker& b) {
+        const auto pa = s.to_px(a.at), pb = s.to_px(b.at);
+        return std::hypot(pa.x - pb.x, pa.y - pb.y);
+    };
+    const auto nested = [&](const marker& a, const marker& b) {
+        return gap_px(a, b) < std::max(a.radius_px, b.radius_px) * 0.5;
+    };
+
+    // Each value's label and its candidate boxes.
+    struct pending {
+        label l;
+        std::vector<rect> near;  // beside the diamond
+        std::vector<rect> far;   // around it
+        bool placed = false;
+    };
+    std::vector<pending> todo;
+    for (const auto* m : published) {
+        auto l = make_label(fmt::format("{:g} published", m->value), font_px, false,
+                            text_role::point, measure);
+        l.colour_tone = tone::rung;
+        l.colour = m->colour;
+        l.backdrop = true;
+        const auto at = s.to_px(m->at);
+        // How far the spot reaches: a diamond 1.2 × its radius, its obstacle box radius + 3.
+        double r = 0;
+        for (const auto* o : published)
+            if (o == m || nested(*o, *m)) r = std::max({r, o->radius_px * 1.2, o->radius_px + 3});
+        const double w = l.box.w, h = l.box.h;
+        pending p{std::move(l), {}, {}};
+        // Beside the diamond first, level with it, then a little higher or lower (published
+        // points of one size often share the AI).
+        // A whole step leaves 2 px, so values of nested diamonds stack without touching.
+        for (const double dy : {0.0, -h / 2, h / 2, -h - 2, h + 2}) {
+            p.near.push_back({at.x + r + 3, at.y - h / 2 + dy, w, h});
+            p.near.push_back({at.x - r - 3 - w, at.y - h / 2 + dy, w, h});
+        }
+        // Then around it at increasing distance; above and below also flush with either side
+        // of the diamond, for one near the plot's edge.
+        for (const double gap : {r + 12, r + 26, r + 42, r + 62}) {
+            const std::array<double, 1> g = {gap};
+            const auto around = boxes_around(at, w, h, g);
+            p.far.insert(p.far.end(), around.begin(), around.end());
+            for (const double y : {at.y - gap - h, at.y + gap}) {
+                p.far.push_back({at.x + r - w, y, w, h});
+                p.far.push_back({at.x - r, y, w, h});
+            }
+        }
+        // A box nearer another published diamond than its own would be read as that one's.
+        const auto foreign = [&](const rect& b) {
+            const double d = distance(b, at);
+            return std::any_of(published.begin(), published.end(), [&](const marker* o) {
+                return o != m && !nested(*o, *m) && distance(b, s.to_px(o->at)) < d;
+            });
+        };
+        std::erase_if(p.near, foreign);
+        std::erase_if(p.far, foreign);
+        todo.push_back(std::move(p));
+    }
+
+    // A box is usable when clear of every label and marker and of the roofs and ridge lines;
+    // it may cross an arrow, on its backdrop, rather than move away from its diamond.
+    const auto usable = [&](const rect& c) {
+        return placer.is_free(c, inside, false) && clear_of_hard(c);
+    };
+    // The most constrained first: the value with the fewest usable boxes beside its diamond
+    // (one at the plot's edge, or in a cluster) before one with room all around; a value with
+    // none beside it last, as it goes further out anyway.
+    for (std::size_t round = 0; round < todo.size(); ++round) {
+        pending* next = nullptr;
+        std::size_t best = 0;
+        for (auto& p : todo) {
+            if (p.placed) continue;
+            const auto n =
+                static_cast<std::size_t>(std::count_if(p.near.begin(), p.near.end(), usable));
+            const std::size_t key = n == 0 ? p.near.size() + 1 : n;
+            if (!next || key < best) {
+                next = &p;
+                best = key;
+            }
+        }
+        next->placed = true;
+        // Clear of every line first, then usable; near before far.
+        std::optional<rect> chosen;
+        for (const auto* set : {&next->near, &next->far}) {
+            for (const auto& c : *set)
+                if (placer.is_free(c, inside, true)) {
+                    chosen = c;
+                    break;
+                }
+            if (chosen) break;
+            for (const auto& c : *set)
+                if (usable(c)) {
+                    chosen = c;
+                    break;
+                }
+            if (chosen) break;
+        }
+        if (chosen) {
+            placer.place(std::move(next->l), std::span<const rect>(&*chosen, 1), inside, true);
+        } else {
+            auto all = next->near;
+            all.insert(all.end(), next->far.begin(), next->far.end());
+            placer.place(std::move(next->l), all, inside, true);
+        }
     }
 }
 

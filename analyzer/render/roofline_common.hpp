@@ -3,6 +3,7 @@
 // the hierarchical roofline at one size (layout_hierarchical_roofline). Which roofs to draw
 // and where their segments run, the axes, the title, the frame around the plot (canvas, the
 // panel beside it, ticks and axis titles) and the roof labels.
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -111,5 +112,28 @@ void add_plot_obstacles(label_placer& placer, const scene& s);
 // where they can. A label that fits nowhere is left out.
 void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
                        double font_px = 15);
+
+// Throughputs published for the profile's GPU (model/published.hpp), as markers.
+struct published_set {
+    std::vector<marker> markers;
+    // The sources, once each ("◆ Published: …."), then why a published point is not drawn.
+    std::vector<std::string> notes;
+};
+
+// For a predicted profile only (empty for a measured one): one marker_kind::published per
+// published point of the GPU whose size has a row (only `focus` where given): a filled diamond
+// in the rung's colour at the rung's refined-model DRAM AI for that size (textbook where the
+// refined model gives none), at the published TFLOP/s × executed / useful FLOPs, on the same
+// executed-FLOP/s axis as the models. marker::value keeps the published TFLOP/s.
+[[nodiscard]] published_set collect_published(const analysis& a, std::optional<shape> focus,
+                                              double radius_px);
+
+// The legend entry of the published markers: a diamond, filled and outlined.
+void add_published_legend(panel_content& c);
+
+// "2.05 published" beside each published marker, in the rung's colour, clear of everything
+// placed so far. A label that fits nowhere is left out.
+void place_published_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
+                            double font_px);
 
 }  // namespace tgemm::render

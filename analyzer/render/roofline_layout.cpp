@@ -21,6 +21,7 @@ namespace {
 
 constexpr double plot_label_px = 15;
 constexpr double marker_radius = 9;
+constexpr double published_radius = 7;
 
 constexpr std::array<marker_shape, 6> size_glyphs = {
     marker_shape::circle,  marker_shape::square,        marker_shape::triangle_up,
@@ -155,7 +156,7 @@ point_set collect_points(const analysis& a, bool predicted) {
 }
 
 panel_content panel_for(const point_set& pts, const profile& p, bool predicted,
-                        bool any_measured_roof) {
+                        bool any_measured_roof, bool any_published) {
     panel_content c;
     const auto add = [&](swatch_kind kind, marker_shape glyph, bool filled, bool dashed,
                          std::string text) {
@@ -171,6 +172,7 @@ panel_content panel_for(const point_set& pts, const profile& p, bool predicted,
         add(swatch_kind::marker, marker_shape::circle, false, true,
             "dashed: refined model AI on the roof (PREDICTED)");
         add(swatch_kind::arrow, marker_shape::circle, false, true, "textbook → refined model");
+        if (any_published) add_published_legend(c);
     } else {
         add(swatch_kind::marker, marker_shape::circle, true, false,
             "filled: measured (DRAM counters, timed)");
@@ -208,6 +210,10 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
     s.title_lines = title_lines(p, "roofline");
 
     auto pts = collect_points(a, predicted);
+    // Published throughputs of this GPU (a predicted profile only), at every size they have.
+    auto published = collect_published(a, std::nullopt, published_radius);
+    pts.markers.insert(pts.markers.end(), published.markers.begin(), published.markers.end());
+    pts.notes.insert(pts.notes.end(), published.notes.begin(), published.notes.end());
     const auto rs = collect_roofs(a, dram_only);
     const bool any_measured_roof = any_measured(rs);
 
@@ -239,7 +245,9 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
     s.notes = pts.notes;
     s.table = pts.table;
 
-    frame_scene(s, panel_for(pts, p, predicted, any_measured_roof), opts);
+    frame_scene(
+        s, panel_for(pts, p, predicted, any_measured_roof, s.count(marker_kind::published) > 0),
+        opts);
 
     // Labels inside the plot go where nothing else is: markers and lines are obstacles.
     label_placer placer(s.labels);
@@ -260,11 +268,15 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
         candidates.insert(candidates.end(), around.begin(), around.end());
         placer.place(std::move(l), candidates, inside, true);
     }
+    // Published values before the rung names: a value belongs beside its diamond, a name may
+    // sit by any of its rung's markers.
+    place_published_labels(placer, s, measure, plot_label_px);
     // One name per rung, beside its markers at the largest size (most FLOPs) only: with many
     // sizes a name beside a small size's marker would be read as that point. Markers of every
     // size stay drawn; the table names the rest. A name that fits nowhere is left out.
     std::vector<std::string> named;
     for (const auto& m : s.markers) {
+        if (m.kind == marker_kind::published) continue;
         if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
         named.push_back(m.rung);
         auto l = make_label(m.rung, plot_label_px, true, text_role::point, measure);

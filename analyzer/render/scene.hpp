@@ -57,7 +57,9 @@ enum class marker_shape { circle, square, triangle_up, diamond, triangle_down, h
 // measured: the counters' AI and the timed rate. textbook: the seed's AI, placed on the roof
 // (the hierarchical roofline: at the same rate). refined: the refined model's AI (predicted
 // profiles; in the hierarchical roofline also levels the textbook does not count, as L2).
-enum class marker_kind { measured, textbook, refined };
+// published: a throughput someone else measured on that GPU (model/published.hpp), drawn on a
+// predicted profile only, at the refined model's DRAM AI: a filled diamond, outlined dark.
+enum class marker_kind { measured, textbook, refined, published };
 
 struct marker {
     std::string rung;
@@ -70,6 +72,7 @@ struct marker {
     bool dashed = false;  // outline dashed: a prediction
     point at;             // data space
     double radius_px = 9;
+    double value = 0;  // published: the TFLOP/s as published (2MNK)
 };
 
 // From the model's point to where the kernel really sits (or, predicted, to the refined model).
@@ -128,6 +131,7 @@ struct swatch {
     int colour = 0;
     bool filled = true;
     bool dashed = false;
+    bool outlined = false;  // filled, with a thin dark outline: the published marker's style
     [[nodiscard]] rect bounds() const { return box_around(centre, size + 2); }
 };
 

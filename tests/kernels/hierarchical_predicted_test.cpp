@@ -8,6 +8,7 @@
 #include "gpu/spec.hpp"
 #include "ladder/predict.hpp"
 #include "model/analysis.hpp"
+#include "model/published.hpp"
 #include "render/hierarchical_layout.hpp"
 #include "rung.hpp"
 
@@ -42,7 +43,16 @@ TEST_P(HierarchicalPredicted, DrawsModelsOnlyAndSaysSo) {
     EXPECT_NE(s.title_lines.at(0).find("at 4096³"), std::string::npos);
     EXPECT_EQ(s.watermark, "PREDICTED");
     EXPECT_EQ(s.count(marker_kind::measured), 0u);
+    // The models; beside them only the published points of this GPU at the focus size
+    // (published_roofline_test.cpp checks where they go).
+    const auto published = published_points(GetParam());
+    EXPECT_EQ(s.count(marker_kind::published),
+              static_cast<std::size_t>(
+                  std::count_if(published.begin(), published.end(), [](const published_point& pp) {
+                      return pp.size == shape{4096, 4096, 4096};
+                  })));
     for (const auto& m : s.markers) {
+        if (m.kind == marker_kind::published) continue;
         EXPECT_FALSE(m.filled) << m.rung;
         EXPECT_EQ(m.dashed, m.kind == marker_kind::refined) << m.rung;
         EXPECT_EQ(m.glyph, level_glyph(m.level)) << m.rung;
