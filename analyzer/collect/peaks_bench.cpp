@@ -98,6 +98,25 @@ std::vector<double> time_launches(cudaStream_t stream, const peak_bench_policy& 
     return time_launches(stream, policy, std::forward<Launch>(launch), [] {});
 }
 
+// The milliseconds per launch of a clock-logged peak kernel and the SM clock it ran at.
+struct clocked_times {
+    std::vector<double> ms;
+    std::optional<double> mhz;
+};
+
+// time_launches for a kernel that writes a one-word sink and logs its SM clock per block:
+// `launch(sink, clocks)` is one launch of `blocks` blocks; the clocks are collected after each
+// timed launch.
+template <class Launch>
+clocked_times time_clocked(cudaStream_t stream, const peak_bench_policy& policy, int blocks,
+                           Launch&& launch) {
+    device_buffer sink(1);
+    clock_log clocks(blocks);
+    auto ms = time_launches(
+        stream, policy, [&] { launch(sink, clocks); }, [&] { clocks.collect(stream); });
+    return {std::move(ms), clocks.mhz()};
+}
+
 measured_peak make_peak(std::string_view key, double value, const char* unit,
                         std::string measured_by) {
     measured_peak m;
@@ -196,24 +215,20 @@ measured_peak measure_smem(const gpu_info& gpu, cudaStream_t stream,
                            const peak_bench_policy& policy, const peak_progress& progress) {
     progress("shared memory read");
     const int blocks = grid_for(peak::kernel_id::smem_read, gpu);
-    device_buffer sink(1);
-    clock_log clocks(blocks);
-    const auto ms = time_launches(
-        stream, policy,
-        [&] {
+    const auto t =
+        time_clocked(stream, policy, blocks, [&](device_buffer& sink, clock_log& clocks) {
             peak::launch_smem_read(smem_iterations, blocks, reinterpret_cast<unsigned*>(sink.get()),
                                    clocks.get(), stream);
-        },
-        [&] { clocks.collect(stream); });
+        });
     const double loads_per_thread = double(smem_iterations) * peak::smem_unroll;
     const double bytes = double(blocks) * peak::smem_threads * loads_per_thread * 16;
     auto m = make_peak(
-        roofs::smem, per_second(bytes, median(ms)), "B/s",
+        roofs::smem, per_second(bytes, median(t.ms)), "B/s",
         fmt::format("tgemm_peak_smem_read: {:.0f} conflict-free 16 B loads (ld.shared.v4; a "
                     "warp reads 512 contiguous B = 4 wavefronts) per thread, {} blocks x {} "
                     "threads; bytes = threads x loads x 16; {}",
                     loads_per_thread, blocks, peak::smem_threads, runs_text(policy, "launches")));
-    m.clock_mhz = clocks.mhz();
+    m.clock_mhz = t.mhz;
     return m;
 }
 
@@ -221,26 +236,22 @@ measured_peak measure_fp32(const gpu_info& gpu, cudaStream_t stream,
                            const peak_bench_policy& policy, const peak_progress& progress) {
     progress("FP32 FMA");
     const int blocks = grid_for(peak::kernel_id::fp32_fma, gpu);
-    device_buffer sink(1);
-    clock_log clocks(blocks);
     // a = a·0.9999 + 1e-4 converges to 1: no overflow, no denormals.
     const float mul = 0.9999f, add = 1e-4f;
-    const auto ms = time_launches(
-        stream, policy,
-        [&] {
+    const auto t =
+        time_clocked(stream, policy, blocks, [&](device_buffer& sink, clock_log& clocks) {
             peak::launch_fp32_fma(mul, add, fma_iterations, blocks, sink.get(), clocks.get(),
                                   stream);
-        },
-        [&] { clocks.collect(stream); });
+        });
     const double fmas_per_thread = double(fma_iterations) * peak::fma_steps * peak::fma_chains;
     const double flops = 2.0 * blocks * peak::fma_threads * fmas_per_thread;
     auto m = make_peak(
-        roofs::fp32, per_second(flops, median(ms)), "FLOP/s",
+        roofs::fp32, per_second(flops, median(t.ms)), "FLOP/s",
         fmt::format("tgemm_peak_fp32_fma: {} independent FMA chains per thread, {:.0f} FMAs per "
                     "thread, {} blocks x {} threads; FLOPs = 2 x threads x FMAs; {}",
                     peak::fma_chains, fmas_per_thread, blocks, peak::fma_threads,
                     runs_text(policy, "launches")));
-    m.clock_mhz = clocks.mhz();
+    m.clock_mhz = t.mhz;
     return m;
 }
 

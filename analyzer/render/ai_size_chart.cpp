@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "core/strings.hpp"
-#include "core/throw.hpp"
 #include "render/format.hpp"
+#include "render/layout_text.hpp"
 #include "render/rung_colours.hpp"
 #include "render/ticks.hpp"
 
@@ -39,15 +39,10 @@ axis size_axis(const std::vector<std::int64_t>& ns) {
 }  // namespace
 
 chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
-    if (!a.source) TGEMM_THROW(internal, "layout_ai_vs_size: the analysis has no profile");
+    chart c =
+        start_chart(a, chart_kind::ai_vs_size, "layout_ai_vs_size", "DRAM AI vs problem size", "");
     const profile& p = *a.source;
     const auto& measure = opts.measure;
-
-    chart c;
-    c.kind = chart_kind::ai_vs_size;
-    c.predicted = p.source == profile_source::predicted;
-    if (c.predicted) c.watermark = "PREDICTED";
-    c.title_lines = chart_title_lines(p, "DRAM AI vs problem size", "");
     const auto main_series = c.predicted ? series::predicted : series::measured;
 
     // The square sizes with rows, in increasing N; the rest are named in a note.
@@ -201,25 +196,23 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
 
     // Ticks and axis titles.
     for (const auto& t : pn.x.major) {
-        auto l = chart_label(t.label, chart_tick_px, false, text_role::tick, measure);
+        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
         l.box.x = pn.to_px({t.value, pn.y.min}).x - l.box.w / 2;
         l.box.y = pn.plot.bottom() + 8;
         c.labels.push_back(std::move(l));
     }
     for (const auto& t : pn.y.major) {
-        auto l = chart_label(t.label, chart_tick_px, false, text_role::tick, measure);
+        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
         l.box.x = pn.plot.x - 10 - l.box.w;
         l.box.y = pn.to_px({pn.x.min, t.value}).y - l.box.h / 2;
         c.labels.push_back(std::move(l));
     }
     {
-        auto l =
-            chart_label(pn.x.title, chart_axis_title_px, false, text_role::axis_title, measure);
+        auto l = make_label(pn.x.title, chart_axis_title_px, false, text_role::axis_title, measure);
         l.box.x = pn.plot.x + (pn.plot.w - l.box.w) / 2;
         l.box.y = pn.plot.bottom() + 8 + line_box_height(chart_tick_px) + 6;
         c.labels.push_back(std::move(l));
-        auto v =
-            chart_label(pn.y.title, chart_axis_title_px, false, text_role::axis_title, measure);
+        auto v = make_label(pn.y.title, chart_axis_title_px, false, text_role::axis_title, measure);
         v.rotated = true;
         std::swap(v.box.w, v.box.h);
         v.box.x = chart_margin;
@@ -238,7 +231,7 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
         const double py = pn.to_px({pn.x.min, *ridge}).y;
         l.points = {{pn.plot.x, py}, {pn.plot.right(), py}};
         c.lines.push_back(l);
-        auto t = chart_label(
+        auto t = make_label(
             fmt::format("DRAM ridge {} FLOP/B (FP32 roof ÷ DRAM roof): below it a kernel is "
                         "DRAM-bound",
                         format_ai_value(*ridge)),
@@ -295,7 +288,7 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
     {
         const double lx = pn.plot.right() + legend_gap;
         double ly = pn.plot.y;
-        auto h = chart_label("Kernels", chart_axis_title_px, true, text_role::legend, measure);
+        auto h = make_label("Kernels", chart_axis_title_px, true, text_role::legend, measure);
         h.box.x = lx;
         h.box.y = ly;
         ly += h.box.h + 8;

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <optional>
 
-#include "core/throw.hpp"
 #include "model/levels.hpp"
+#include "render/layout_text.hpp"
 #include "render/roofline_layout.hpp"
 #include "render/rung_colours.hpp"
 #include "render/ticks.hpp"
@@ -81,17 +81,12 @@ struct series_spec {
 }  // namespace
 
 chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
-    if (!a.source) TGEMM_THROW(internal, "layout_bytes_per_level: the analysis has no profile");
+    const auto focus = a.focus_size();
+    chart c = start_chart(a, chart_kind::bytes_per_level, "layout_bytes_per_level",
+                          "bytes moved per memory level",
+                          focus ? " at " + to_string(*focus) : std::string());
     const profile& p = *a.source;
     const auto& measure = opts.measure;
-
-    chart c;
-    c.kind = chart_kind::bytes_per_level;
-    c.predicted = p.source == profile_source::predicted;
-    if (c.predicted) c.watermark = "PREDICTED";
-    const auto focus = a.focus_size();
-    c.title_lines = chart_title_lines(p, "bytes moved per memory level",
-                                      focus ? " at " + to_string(*focus) : std::string());
 
     std::vector<series_spec> series_list = {
         {series::textbook, bar_fill::hatched, &bytes3::textbook},
@@ -173,18 +168,13 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
         entry(bar_fill::tint, false,
               c.predicted ? "refined model (PREDICTED)" : "refined model (this tool)");
         if (!c.predicted) entry(bar_fill::solid, false, "measured (CUPTI counters)");
-        auto l = chart_label(fmt::format("{}  no value", dash), chart_text_px, false,
-                             text_role::legend, measure);
+        auto l = make_label(fmt::format("{}  no value", dash), chart_text_px, false,
+                            text_role::legend, measure);
         l.box.x = x;
         l.box.y = y;
         x = l.box.right() + 26;
         c.labels.push_back(std::move(l));
-        auto k = chart_label("colour: kernel, as on the roofline", chart_text_px, false,
-                             text_role::legend, measure);
-        k.colour_tone = tone::muted;
-        k.box.x = x;
-        k.box.y = y;
-        c.labels.push_back(std::move(k));
+        place_colour_key(c, x, y, measure);
         y += line_box_height(chart_text_px) + 14;
     }
 
@@ -211,11 +201,11 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
         const auto panel = c.panels.size();
 
         // Panel title and what the textbook means here.
-        auto t = chart_label(pn.name, panel_title_px, true, text_role::axis_title, measure);
+        auto t = make_label(pn.name, panel_title_px, true, text_role::axis_title, measure);
         t.box.x = pn.plot.x;
         t.box.y = pn.plot.y - title_band;
-        auto d = chart_label(std::string(level_specs[l].textbook), chart_text_px, false,
-                             text_role::subtitle, measure);
+        auto d = make_label(std::string(level_specs[l].textbook), chart_text_px, false,
+                            text_role::subtitle, measure);
         d.colour_tone = tone::muted;
         d.box.x = t.box.right() + 12;
         d.box.y = t.box.bottom() - d.box.h - 1;
@@ -224,7 +214,7 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
 
         // Tick labels and the axis title (left column only: the scale is shared).
         for (const auto& tk : pn.y.major) {
-            auto tl = chart_label(tk.label, chart_tick_px, false, text_role::tick, measure);
+            auto tl = make_label(tk.label, chart_tick_px, false, text_role::tick, measure);
             const auto at = pn.to_px({0, tk.value});
             tl.box.x = pn.plot.x - 8 - tl.box.w;
             tl.box.y = at.y - tl.box.h / 2;
@@ -232,7 +222,7 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
         }
         if (col == 0) {
             auto at =
-                chart_label(pn.y.title, chart_axis_title_px, false, text_role::axis_title, measure);
+                make_label(pn.y.title, chart_axis_title_px, false, text_role::axis_title, measure);
             at.rotated = true;
             std::swap(at.box.w, at.box.h);
             at.box.x = pn.plot.x - gutter;
@@ -254,7 +244,7 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
                 const auto v = b.*(series_list[s].value);
                 if (!v) {
                     auto m =
-                        chart_label(std::string(dash), mark_px, false, text_role::point, measure);
+                        make_label(std::string(dash), mark_px, false, text_role::point, measure);
                     m.colour_tone = tone::muted;
                     m.box.x = bx + (bar_w - m.box.w) / 2;
                     m.box.y = pn.plot.bottom() - m.box.h - 2;
@@ -274,7 +264,7 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
                 c.bars.push_back(std::move(bar));
             }
             // The rung's name under its group, reading upwards, ending at the axis.
-            auto n = chart_label(r.row->kernel, rung_px, false, text_role::tick, measure);
+            auto n = make_label(r.row->kernel, rung_px, false, text_role::tick, measure);
             n.rotated = true;
             n.colour_tone = tone::rung;
             n.colour = colour;

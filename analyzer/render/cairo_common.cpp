@@ -50,6 +50,77 @@ void set_dash(cairo_t* cr, bool dashed, double on, double off) {
     cairo_set_dash(cr, pattern, 2, 0);
 }
 
+void fill_rect(cairo_t* cr, const rect& r, rgb c, double alpha) {
+    cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+    set_colour(cr, c, alpha);
+    cairo_fill(cr);
+}
+
+void segment(cairo_t* cr, point a, point b) {
+    cairo_move_to(cr, a.x, a.y);
+    cairo_line_to(cr, b.x, b.y);
+    cairo_stroke(cr);
+}
+
+void draw_watermark(cairo_t* cr, const std::string& text, const rect& plot) {
+    if (text.empty()) return;
+    cairo_save(cr);
+    const auto c = plot.centre();
+    const double angle = -std::atan2(plot.h, plot.w);
+    const double diagonal = std::hypot(plot.w, plot.h);
+    set_font(cr, 100, true);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, text.c_str(), &e);
+    // Scaled to span about 60 % of the diagonal, whatever the canvas size.
+    const double px = 100 * 0.6 * diagonal / e.x_advance;
+    set_font(cr, px, true);
+    cairo_text_extents(cr, text.c_str(), &e);
+    cairo_translate(cr, c.x, c.y);
+    cairo_rotate(cr, angle);
+    cairo_move_to(cr, -e.x_advance / 2, e.height / 2);
+    set_colour(cr, {0.80, 0.10, 0.10}, 0.07);
+    cairo_show_text(cr, text.c_str());
+    cairo_restore(cr);
+}
+
+void draw_grid(cairo_t* cr, const rect& plot, const axis& x, const axis& y) {
+    cairo_set_line_width(cr, 1);
+    set_dash(cr, false, 0, 0);
+    // Snapped to the pixel centre, so a 1 px line stays sharp in the PNG.
+    const auto vertical = [&](double v, rgb c) {
+        const double px = std::round(plot_to_px(plot, x, y, {v, y.min}).x) + 0.5;
+        set_colour(cr, c);
+        segment(cr, {px, plot.y}, {px, plot.bottom()});
+    };
+    const auto horizontal = [&](double v, rgb c) {
+        const double py = std::round(plot_to_px(plot, x, y, {x.min, v}).y) + 0.5;
+        set_colour(cr, c);
+        segment(cr, {plot.x, py}, {plot.right(), py});
+    };
+    const rgb minor{0.93, 0.93, 0.93};
+    const rgb major{0.80, 0.80, 0.80};
+    for (const double v : x.minor) vertical(v, minor);
+    for (const double v : y.minor) horizontal(v, minor);
+    for (const auto& t : x.major) vertical(t.value, major);
+    for (const auto& t : y.major) horizontal(t.value, major);
+}
+
+void draw_frame(cairo_t* cr, const rect& plot, const axis& x, const axis& y) {
+    set_colour(cr, tone_colour(tone::ink, 0));
+    set_dash(cr, false, 0, 0);
+    cairo_set_line_width(cr, 1.5);
+    cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
+    cairo_stroke(cr);
+    for (const auto& t : x.major) {
+        const double px = plot_to_px(plot, x, y, {t.value, y.min}).x;
+        segment(cr, {px, plot.bottom()}, {px, plot.bottom() + 6});
+    }
+    for (const auto& t : y.major) {
+        const double py = plot_to_px(plot, x, y, {x.min, t.value}).y;
+        segment(cr, {plot.x - 6, py}, {plot.x, py});
+    }
+}
+
 void shape_path(cairo_t* cr, marker_shape g, point c, double r) {
     const auto poly = [&](std::initializer_list<point> pts) {
         bool first = true;
@@ -91,12 +162,7 @@ void shape_path(cairo_t* cr, marker_shape g, point c, double r) {
 }
 
 void draw_label(cairo_t* cr, const label& l) {
-    if (l.backdrop) {
-        const auto b = l.box.inflated(2);
-        cairo_rectangle(cr, b.x, b.y, b.w, b.h);
-        set_colour(cr, {1, 1, 1}, 0.85);
-        cairo_fill(cr);
-    }
+    if (l.backdrop) fill_rect(cr, l.box.inflated(2), {1, 1, 1}, 0.85);
     set_font(cr, l.font_px, l.bold);
     cairo_font_extents_t fe;
     cairo_font_extents(cr, &fe);

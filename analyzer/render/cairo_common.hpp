@@ -1,7 +1,8 @@
 #pragma once
 // Cairo plumbing shared by the roofline backend (cairo_backend) and the chart backend
-// (chart_cairo): owning handles, error checks, the font and exact text widths, and the two
-// output surfaces. Only the render backends include this header.
+// (chart_cairo): owning handles, error checks, the font and exact text widths, the drawing both
+// pictures have in common (grid, frame, watermark, marker outlines, labels) and the two output
+// surfaces. Only the render backends include this header.
 #include <cairo.h>
 
 #include <functional>
@@ -40,6 +41,28 @@ void set_font(cairo_t* cr, double px, bool bold);
 
 void set_colour(cairo_t* cr, rgb c, double alpha = 1);
 void set_dash(cairo_t* cr, bool dashed, double on, double off);
+void fill_rect(cairo_t* cr, const rect& r, rgb c, double alpha = 1);
+
+// One straight stroke in the current colour, width and dash.
+void segment(cairo_t* cr, point a, point b);
+
+// Runs `body` with drawing clipped to `r`.
+template <class F>
+void clipped(cairo_t* cr, const rect& r, F&& body) {
+    cairo_save(cr);
+    cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+    cairo_clip(cr);
+    body();
+    cairo_restore(cr);
+}
+
+// The faint diagonal stamp (PREDICTED) across a plot; nothing for an empty `text`.
+void draw_watermark(cairo_t* cr, const std::string& text, const rect& plot);
+
+// Grid lines and frame of axes x and y over `plot`: the roofline and every chart panel share
+// them, so the pictures of one report look alike.
+void draw_grid(cairo_t* cr, const rect& plot, const axis& x, const axis& y);
+void draw_frame(cairo_t* cr, const rect& plot, const axis& x, const axis& y);
 
 // The outline of a marker glyph of radius `r` around `c`, as a new sub-path.
 void shape_path(cairo_t* cr, marker_shape g, point c, double r);

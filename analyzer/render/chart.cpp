@@ -5,13 +5,15 @@
 #include <algorithm>
 
 #include "core/strings.hpp"
+#include "core/throw.hpp"
+#include "render/layout_text.hpp"
 #include "render/roofline_layout.hpp"
 #include "render/roofline_panel.hpp"
 
 namespace tgemm::render {
 
 point chart_panel::to_px(point data) const {
-    return {plot.x + x.fraction(data.x) * plot.w, plot.bottom() - y.fraction(data.y) * plot.h};
+    return plot_to_px(plot, x, y, data);
 }
 
 namespace {
@@ -40,42 +42,23 @@ std::size_t chart::count_labels(text_role role) const {
 
 namespace detail {
 
-label chart_label(std::string text, double font_px, bool bold, text_role role,
-                  const text_width_fn& measure) {
-    label l;
-    l.box.w = measure(text, font_px, bold);
-    l.box.h = line_box_height(font_px);
-    l.text = std::move(text);
-    l.font_px = font_px;
-    l.bold = bold;
-    l.role = role;
-    return l;
-}
-
 std::vector<std::string> chart_title_lines(const profile& p, std::string_view subject,
                                            std::string_view qualifier) {
-    const bool predicted = p.source == profile_source::predicted;
-    std::vector<std::string> lines;
-    if (predicted) {
-        lines.push_back(
-            fmt::format("{}: {} of {}{}", predicted_tag, subject, p.gpu.name, qualifier));
-    } else {
-        std::string head(subject);
-        if (!head.empty()) head[0] = static_cast<char>(std::toupper(head[0]));
-        lines.push_back(fmt::format("{} of {}{}, measured", head, p.gpu.name, qualifier));
-    }
-    std::vector<std::string> facts;
-    facts.push_back(fmt::format("SM clock {:.0f} MHz", p.gpu.sm_clock_mhz));
-    facts.push_back(fmt::format("memory clock {:.0f} MHz", p.gpu.mem_clock_mhz));
-    if (!p.env.cuda.empty()) facts.push_back("CUDA " + p.env.cuda);
-    if (!p.env.driver.empty()) facts.push_back("driver " + p.env.driver);
-    if (!p.env.date.empty()) facts.push_back(p.env.date);
-    lines.push_back(join(facts, " · "));
-    if (predicted)
-        lines.emplace_back(
-            "Every value comes from the analytic models at the spec's peaks; nothing on this "
-            "chart was measured.");
-    return lines;
+    return title_block(p, subject, qualifier,
+                       "Every value comes from the analytic models at the spec's peaks; nothing "
+                       "on this chart was measured.");
+}
+
+chart start_chart(const analysis& a, chart_kind kind, std::string_view layout,
+                  std::string_view subject, std::string_view qualifier) {
+    if (!a.source) TGEMM_THROW(internal, "{}: the analysis has no profile", layout);
+    const profile& p = *a.source;
+    chart c;
+    c.kind = kind;
+    c.predicted = p.source == profile_source::predicted;
+    if (c.predicted) c.watermark = "PREDICTED";
+    c.title_lines = chart_title_lines(p, subject, qualifier);
+    return c;
 }
 
 double place_titles(chart& c, const text_width_fn& measure) {
@@ -87,7 +70,7 @@ double place_titles(chart& c, const text_width_fn& measure) {
         // Long lines wrap to the canvas rather than run off it.
         for (auto& text :
              wrap_text(c.title_lines[i], c.width - 2 * chart_margin, px, first, measure)) {
-            auto l = chart_label(
+            auto l = make_label(
                 std::move(text), px, first,
                 first ? text_role::title : (warning ? text_role::warning : text_role::subtitle),
                 measure);
@@ -106,7 +89,7 @@ double place_titles(chart& c, const text_width_fn& measure) {
 double place_notes(chart& c, double x, double y, double width, const text_width_fn& measure) {
     for (const auto& note : c.notes) {
         for (auto& line : wrap_text(note, width, chart_note_px, false, measure)) {
-            auto l = chart_label(std::move(line), chart_note_px, false, text_role::note, measure);
+            auto l = make_label(std::move(line), chart_note_px, false, text_role::note, measure);
             l.colour_tone = tone::muted;
             l.box.x = x;
             l.box.y = y;
@@ -134,12 +117,21 @@ double place_legend_entry(chart& c, legend_glyph g, std::string text, double x, 
     const double glyph_h = g.kind == legend_glyph_kind::bar ? 14 : 14;
     g.box = {x, y + (h - glyph_h) / 2, glyph_w, glyph_h};
     c.legend.push_back(g);
-    auto l = chart_label(std::move(text), chart_text_px, false, text_role::legend, measure);
+    auto l = make_label(std::move(text), chart_text_px, false, text_role::legend, measure);
     l.box.x = x + glyph_w + 8;
     l.box.y = y;
     const double after = l.box.right() + 26;
     c.labels.push_back(std::move(l));
     return after;
+}
+
+void place_colour_key(chart& c, double x, double y, const text_width_fn& measure) {
+    auto k = make_label("colour: kernel, as on the roofline", chart_text_px, false,
+                        text_role::legend, measure);
+    k.colour_tone = tone::muted;
+    k.box.x = x;
+    k.box.y = y;
+    c.labels.push_back(std::move(k));
 }
 
 }  // namespace detail

@@ -131,11 +131,15 @@ inline constexpr double chart_axis_title_px = 16;
 inline constexpr double chart_text_px = 14;
 inline constexpr double chart_note_px = 14;
 
-[[nodiscard]] label chart_label(std::string text, double font_px, bool bold, text_role role,
-                                const text_width_fn& measure);
+// The start every layout shares: a chart of `kind` with the profile's predicted flag, watermark
+// and title lines (chart_title_lines). `layout` names the caller in the error thrown when the
+// analysis has no profile.
+[[nodiscard]] chart start_chart(const analysis& a, chart_kind kind, std::string_view layout,
+                                std::string_view subject, std::string_view qualifier);
 
 // "Bytes per level of NVIDIA H100 80GB HBM3 at 4096³, measured" or, for a predicted profile,
-// "PREDICTED (no measurement): bytes per level of ... at 4096³"; then clocks, CUDA, driver.
+// "PREDICTED (no measurement): bytes per level of ... at 4096³"; then clocks, CUDA, driver
+// (title_block, with the chart's own predicted note).
 [[nodiscard]] std::vector<std::string> chart_title_lines(const profile& p, std::string_view subject,
                                                          std::string_view qualifier);
 
@@ -148,6 +152,9 @@ double place_notes(chart& c, double x, double y, double width, const text_width_
 
 // The height place_notes will take for c.notes at `width`.
 [[nodiscard]] double notes_height(const chart& c, double width, const text_width_fn& measure);
+
+// The muted "colour: kernel, as on the roofline" key at (x, y), ending a legend row.
+void place_colour_key(chart& c, double x, double y, const text_width_fn& measure);
 
 // One legend entry: a glyph and its text, left to right from (x, y); returns the x after it.
 double place_legend_entry(chart& c, legend_glyph g, std::string text, double x, double y,

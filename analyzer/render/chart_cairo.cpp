@@ -24,20 +24,18 @@ class chart_painter {
     chart_painter(cairo_t* cr, const chart& c) : m_cr(cr), m_c(c) {}
 
     void draw() {
-        cairo_rectangle(m_cr, 0, 0, m_c.width, m_c.height);
-        set_colour(m_cr, {1, 1, 1});
-        cairo_fill(m_cr);
+        fill_rect(m_cr, {0, 0, m_c.width, m_c.height}, {1, 1, 1});
         for (std::size_t i = 0; i < m_c.panels.size(); ++i) {
             const auto& pn = m_c.panels[i];
-            draw_watermark(pn.plot);
-            draw_grid(pn);
-            clipped(pn.plot, [&] {
+            draw_watermark(m_cr, m_c.watermark, pn.plot);
+            draw_grid(m_cr, pn.plot, pn.x, pn.y);
+            clipped(m_cr, pn.plot, [&] {
                 for (const auto& b : m_c.bars)
                     if (b.panel == i) draw_bar(b);
                 for (const auto& l : m_c.lines)
                     if (l.panel == i) draw_line(l);
             });
-            draw_frame(pn);
+            draw_frame(m_cr, pn.plot, pn.x, pn.y);
             // Markers may sit on the frame (a value at the axis's end): drawn unclipped.
             for (const auto& m : m_c.markers)
                 if (m.panel == i) draw_marker(m);
@@ -47,108 +45,28 @@ class chart_painter {
     }
 
   private:
-    template <class F>
-    void clipped(const rect& r, F&& body) {
-        cairo_save(m_cr);
-        cairo_rectangle(m_cr, r.x, r.y, r.w, r.h);
-        cairo_clip(m_cr);
-        body();
-        cairo_restore(m_cr);
-    }
-
-    void segment(point a, point b) {
-        cairo_move_to(m_cr, a.x, a.y);
-        cairo_line_to(m_cr, b.x, b.y);
-        cairo_stroke(m_cr);
-    }
-
-    void draw_watermark(const rect& plot) {
-        if (m_c.watermark.empty()) return;
-        cairo_save(m_cr);
-        const auto c = plot.centre();
-        const double angle = -std::atan2(plot.h, plot.w);
-        const double diagonal = std::hypot(plot.w, plot.h);
-        set_font(m_cr, 100, true);
-        cairo_text_extents_t e;
-        cairo_text_extents(m_cr, m_c.watermark.c_str(), &e);
-        const double px = 100 * 0.6 * diagonal / e.x_advance;
-        set_font(m_cr, px, true);
-        cairo_text_extents(m_cr, m_c.watermark.c_str(), &e);
-        cairo_translate(m_cr, c.x, c.y);
-        cairo_rotate(m_cr, angle);
-        cairo_move_to(m_cr, -e.x_advance / 2, e.height / 2);
-        set_colour(m_cr, {0.80, 0.10, 0.10}, 0.07);
-        cairo_show_text(m_cr, m_c.watermark.c_str());
-        cairo_restore(m_cr);
-    }
-
-    void draw_grid(const chart_panel& pn) {
-        cairo_set_line_width(m_cr, 1);
-        set_dash(m_cr, false, 0, 0);
-        const auto vertical = [&](double v, rgb c) {
-            const double x = std::round(pn.to_px({v, pn.y.min}).x) + 0.5;
-            set_colour(m_cr, c);
-            segment({x, pn.plot.y}, {x, pn.plot.bottom()});
-        };
-        const auto horizontal = [&](double v, rgb c) {
-            const double y = std::round(pn.to_px({pn.x.min, v}).y) + 0.5;
-            set_colour(m_cr, c);
-            segment({pn.plot.x, y}, {pn.plot.right(), y});
-        };
-        const rgb minor{0.93, 0.93, 0.93};
-        const rgb major{0.80, 0.80, 0.80};
-        for (const double v : pn.x.minor) vertical(v, minor);
-        for (const double v : pn.y.minor) horizontal(v, minor);
-        for (const auto& t : pn.x.major) vertical(t.value, major);
-        for (const auto& t : pn.y.major) horizontal(t.value, major);
-    }
-
-    void draw_frame(const chart_panel& pn) {
-        set_colour(m_cr, tone_colour(tone::ink, 0));
-        set_dash(m_cr, false, 0, 0);
-        cairo_set_line_width(m_cr, 1.5);
-        cairo_rectangle(m_cr, pn.plot.x, pn.plot.y, pn.plot.w, pn.plot.h);
-        cairo_stroke(m_cr);
-        for (const auto& t : pn.x.major) {
-            const double x = pn.to_px({t.value, pn.y.min}).x;
-            segment({x, pn.plot.bottom()}, {x, pn.plot.bottom() + 6});
-        }
-        for (const auto& t : pn.y.major) {
-            const double y = pn.to_px({pn.x.min, t.value}).y;
-            segment({pn.plot.x - 6, y}, {pn.plot.x, y});
-        }
-    }
-
     void fill_box(const rect& r, bar_fill fill, rgb c, bool dashed) {
         if (r.w <= 0 || r.h <= 0) return;
         switch (fill) {
             case bar_fill::solid:
-                cairo_rectangle(m_cr, r.x, r.y, r.w, r.h);
-                set_colour(m_cr, c);
-                cairo_fill(m_cr);
+                fill_rect(m_cr, r, c);
                 return;
             case bar_fill::tint:
-                cairo_rectangle(m_cr, r.x, r.y, r.w, r.h);
-                set_colour(m_cr, c, tint_alpha);
-                cairo_fill(m_cr);
+                fill_rect(m_cr, r, c, tint_alpha);
                 break;
             case bar_fill::hatched:
-                cairo_rectangle(m_cr, r.x, r.y, r.w, r.h);
-                set_colour(m_cr, c, hatched_alpha);
-                cairo_fill(m_cr);
-                clipped(r, [&] {
+                fill_rect(m_cr, r, c, hatched_alpha);
+                clipped(m_cr, r, [&] {
                     set_colour(m_cr, c, 0.9);
                     set_dash(m_cr, false, 0, 0);
                     cairo_set_line_width(m_cr, 1.1);
                     // Strokes rising to the right, hatch_step apart along x.
                     for (double x = r.x - r.h; x < r.right(); x += hatch_step)
-                        segment({x, r.bottom()}, {x + r.h, r.y});
+                        segment(m_cr, {x, r.bottom()}, {x + r.h, r.y});
                 });
                 break;
             case bar_fill::hollow:
-                cairo_rectangle(m_cr, r.x, r.y, r.w, r.h);
-                set_colour(m_cr, {1, 1, 1});
-                cairo_fill(m_cr);
+                fill_rect(m_cr, r, {1, 1, 1});
                 break;
         }
         // Outline inside the box, so neighbouring bars never merge.
@@ -212,7 +130,7 @@ class chart_painter {
                 set_colour(m_cr, c);
                 cairo_set_line_width(m_cr, 2.5);
                 set_dash(m_cr, g.dashed, 7, 4);
-                segment({g.box.x, y}, {g.box.right(), y});
+                segment(m_cr, {g.box.x, y}, {g.box.right(), y});
                 set_dash(m_cr, false, 0, 0);
                 if (g.with_marker) glyph(g.glyph, g.box.centre(), 5, c, true);
                 break;

@@ -54,13 +54,6 @@ std::string_view glyph_word(marker_shape g) {
 }
 
 // Markers, arrows, the kernel table and the notes at the focus size.
-struct point_set {
-    std::vector<marker> markers;
-    std::vector<arrow> arrows;
-    std::vector<kernel_entry> table;
-    std::vector<std::string> notes;
-};
-
 point_set collect_points(const analysis& a, const shape& focus, bool predicted) {
     const profile& p = *a.source;
     const auto kernels = coloured_rungs(a);
@@ -282,19 +275,13 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
     const profile& p = *a.source;
     const bool predicted = p.source == profile_source::predicted;
 
-    scene s;
-    s.predicted = predicted;
-    s.watermark = predicted ? "PREDICTED" : "";
-    s.title_lines =
-        title_lines(p, "hierarchical roofline", fmt::format(" at {}", to_string(*focus)));
+    scene s = start_scene(p, "hierarchical roofline", fmt::format(" at {}", to_string(*focus)));
 
     const auto rs = collect_roofs(a, memory_levels);
     auto pts = collect_points(a, *focus, predicted);
     // Published throughputs of this GPU at the focus size (a predicted profile only), at the
     // rung's DRAM AI.
-    auto published = collect_published(a, *focus, sits_radius);
-    pts.markers.insert(pts.markers.end(), published.markers.begin(), published.markers.end());
-    pts.notes.insert(pts.notes.end(), published.notes.begin(), published.notes.end());
+    add_published(pts, collect_published(a, *focus, sits_radius));
     const auto content = panel_for(pts, *focus, predicted, any_measured(rs));
     data_extent e;
     for (const auto& m : pts.markers) e.add(m.at);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 
 #include "core/strings.hpp"
@@ -185,40 +184,20 @@ std::vector<roof_line> make_roof_lines(const scene& s, const std::vector<roof_sp
     return out;
 }
 
-label make_label(std::string text, double font_px, bool bold, text_role role,
-                 const text_width_fn& measure) {
-    label l;
-    l.box.w = measure(text, font_px, bold);
-    l.box.h = line_box_height(font_px);
-    l.text = std::move(text);
-    l.font_px = font_px;
-    l.bold = bold;
-    l.role = role;
-    return l;
-}
-
 std::vector<std::string> title_lines(const profile& p, std::string_view subject,
                                      std::string_view qualifier) {
+    return title_block(p, subject, qualifier,
+                       "Every point comes from the analytic models at the spec's peaks; nothing "
+                       "on this plot was measured.");
+}
+
+scene start_scene(const profile& p, std::string_view subject, std::string_view qualifier) {
     const bool predicted = p.source == profile_source::predicted;
-    std::vector<std::string> lines;
-    std::string capital(subject);
-    if (!capital.empty())
-        capital[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(capital[0])));
-    lines.push_back(
-        predicted ? fmt::format("{}: {} of {}{}", predicted_tag, subject, p.gpu.name, qualifier)
-                  : fmt::format("{} of {}{}, measured", capital, p.gpu.name, qualifier));
-    std::vector<std::string> facts;
-    facts.push_back(fmt::format("SM clock {:.0f} MHz", p.gpu.sm_clock_mhz));
-    facts.push_back(fmt::format("memory clock {:.0f} MHz", p.gpu.mem_clock_mhz));
-    if (!p.env.cuda.empty()) facts.push_back("CUDA " + p.env.cuda);
-    if (!p.env.driver.empty()) facts.push_back("driver " + p.env.driver);
-    if (!p.env.date.empty()) facts.push_back(p.env.date);
-    lines.push_back(join(facts, " · "));
-    if (predicted)
-        lines.emplace_back(
-            "Every point comes from the analytic models at the spec's peaks; nothing on this "
-            "plot was measured.");
-    return lines;
+    scene s;
+    s.predicted = predicted;
+    s.watermark = predicted ? "PREDICTED" : "";
+    s.title_lines = title_lines(p, subject, qualifier);
+    return s;
 }
 
 void add_legend_item(panel_content& c, swatch_kind kind, marker_shape glyph, bool filled,
@@ -393,6 +372,11 @@ void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn
         take(beside, false, false);
         placer.place(std::move(l), candidates, inside, true);
     }
+}
+
+void add_published(point_set& pts, const published_set& published) {
+    pts.markers.insert(pts.markers.end(), published.markers.begin(), published.markers.end());
+    pts.notes.insert(pts.notes.end(), published.notes.begin(), published.notes.end());
 }
 
 published_set collect_published(const analysis& a, std::optional<shape> focus, double radius_px) {

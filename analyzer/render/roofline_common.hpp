@@ -11,6 +11,7 @@
 
 #include "model/analysis.hpp"
 #include "render/label_placer.hpp"
+#include "render/layout_text.hpp"
 #include "render/roofline_layout.hpp"
 #include "render/roofline_panel.hpp"
 #include "render/scene.hpp"
@@ -77,15 +78,15 @@ void fit_axes(scene& s, const std::vector<roof_spec>& rs, const data_extent& e,
 [[nodiscard]] std::vector<roof_line> make_roof_lines(const scene& s,
                                                      const std::vector<roof_spec>& rs);
 
-[[nodiscard]] label make_label(std::string text, double font_px, bool bold, text_role role,
-                               const text_width_fn& measure);
-
-// The title block. `subject` names the plot in lower case ("roofline", "hierarchical
-// roofline") and `qualifier` follows the GPU's name (" at 4096³"). Line 1: "Roofline of GPU,
-// measured" or "PREDICTED (no measurement): roofline of GPU"; line 2: clocks, CUDA, driver,
-// date; a predicted profile adds a warning line.
+// The title block (title_block) of a roofline. `subject` names the plot in lower case
+// ("roofline", "hierarchical roofline") and `qualifier` follows the GPU's name (" at 4096³").
 [[nodiscard]] std::vector<std::string> title_lines(const profile& p, std::string_view subject,
                                                    std::string_view qualifier = {});
+
+// A scene with the profile's predicted flag, watermark and title lines (title_lines): the
+// start both roofline layouts share.
+[[nodiscard]] scene start_scene(const profile& p, std::string_view subject,
+                                std::string_view qualifier = {});
 
 // Appends a legend line with a glyph.
 void add_legend_item(panel_content& c, swatch_kind kind, marker_shape glyph, bool filled,
@@ -127,6 +128,17 @@ struct published_set {
 // executed-FLOP/s axis as the models. marker::value keeps the published TFLOP/s.
 [[nodiscard]] published_set collect_published(const analysis& a, std::optional<shape> focus,
                                               double radius_px);
+
+// What a roofline layout collects from the rows before it lays anything out.
+struct point_set {
+    std::vector<marker> markers;
+    std::vector<arrow> arrows;
+    std::vector<kernel_entry> table;
+    std::vector<std::string> notes;
+};
+
+// Adds the published markers and their notes after the rows' own.
+void add_published(point_set& pts, const published_set& published);
 
 // The legend entry of the published markers: a diamond, filled and outlined.
 void add_published_legend(panel_content& c);

@@ -54,13 +54,6 @@ std::string missing_point_reason(const row_analysis& r) {
 constexpr std::array<std::string_view, 1> dram_only = {roofs::dram};
 
 // Markers, arrows, the kernel table and the notes: everything that comes from the rows.
-struct point_set {
-    std::vector<marker> markers;
-    std::vector<arrow> arrows;
-    std::vector<kernel_entry> table;
-    std::vector<std::string> notes;
-};
-
 point_set collect_points(const analysis& a, bool predicted) {
     const profile& p = *a.source;
     // Colours go to kernels that have rows: a rung skipped at every size takes none.
@@ -204,16 +197,11 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
     const bool predicted = p.source == profile_source::predicted;
     const auto& measure = opts.measure;
 
-    scene s;
-    s.predicted = predicted;
-    s.watermark = predicted ? "PREDICTED" : "";
-    s.title_lines = title_lines(p, "roofline");
+    scene s = start_scene(p, "roofline");
 
     auto pts = collect_points(a, predicted);
     // Published throughputs of this GPU (a predicted profile only), at every size they have.
-    auto published = collect_published(a, std::nullopt, published_radius);
-    pts.markers.insert(pts.markers.end(), published.markers.begin(), published.markers.end());
-    pts.notes.insert(pts.notes.end(), published.notes.begin(), published.notes.end());
+    add_published(pts, collect_published(a, std::nullopt, published_radius));
     const auto rs = collect_roofs(a, dram_only);
     const bool any_measured_roof = any_measured(rs);
 

@@ -14,8 +14,12 @@ double axis::fraction(double v) const {
     return (v - min) / (max - min);
 }
 
-point scene::to_px(point data) const {
+point plot_to_px(const rect& plot, const axis& x, const axis& y, point data) {
     return {plot.x + x.fraction(data.x) * plot.w, plot.bottom() - y.fraction(data.y) * plot.h};
+}
+
+point scene::to_px(point data) const {
+    return plot_to_px(plot, x, y, data);
 }
 
 std::size_t scene::count(marker_kind kind) const {

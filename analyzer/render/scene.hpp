@@ -29,6 +29,10 @@ struct axis {
     [[nodiscard]] double fraction(double v) const;
 };
 
+// Data to pixels for axes x and y drawn over `plot` (pixel y grows downwards). The roofline
+// scene and every chart panel map through this one function, so both backends draw grids alike.
+[[nodiscard]] point plot_to_px(const rect& plot, const axis& x, const axis& y, point data);
+
 enum class roof_kind { compute, memory };
 enum class roof_source { theoretical, measured };
 

@@ -6,10 +6,10 @@
 #include <array>
 #include <cmath>
 
-#include "core/throw.hpp"
 #include "model/published.hpp"
 #include "render/format.hpp"
 #include "render/label_placer.hpp"
+#include "render/layout_text.hpp"
 #include "render/rung_colours.hpp"
 
 namespace tgemm::render {
@@ -71,17 +71,11 @@ struct bar_row {
 }  // namespace
 
 chart layout_tflops(const analysis& a, const chart_options& opts) {
-    if (!a.source) TGEMM_THROW(internal, "layout_tflops: the analysis has no profile");
+    const auto focus = a.focus_size();
+    chart c = start_chart(a, chart_kind::tflops, "layout_tflops", "TFLOP/s per kernel vs cuBLAS",
+                          focus ? " at " + to_string(*focus) : std::string());
     const profile& p = *a.source;
     const auto& measure = opts.measure;
-
-    chart c;
-    c.kind = chart_kind::tflops;
-    c.predicted = p.source == profile_source::predicted;
-    if (c.predicted) c.watermark = "PREDICTED";
-    const auto focus = a.focus_size();
-    c.title_lines = chart_title_lines(p, "TFLOP/s per kernel vs cuBLAS",
-                                      focus ? " at " + to_string(*focus) : std::string());
 
     // The rows, in ladder order.
     const auto rungs = coloured_rungs(a);
@@ -230,12 +224,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
             d.colour_tone = tone::ink;
             x = place_legend_entry(c, d, "published (source in the notes)", x, y, measure);
         }
-        auto k = chart_label("colour: kernel, as on the roofline", chart_text_px, false,
-                             text_role::legend, measure);
-        k.colour_tone = tone::muted;
-        k.box.x = x;
-        k.box.y = y;
-        c.labels.push_back(std::move(k));
+        place_colour_key(c, x, y, measure);
         y += line_box_height(chart_text_px) + 10;
     }
 
@@ -288,14 +277,13 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
 
     // Ticks and the axis title.
     for (const auto& t : pn.x.major) {
-        auto l = chart_label(t.label, chart_tick_px, false, text_role::tick, measure);
+        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
         l.box.x = pn.to_px({t.value, 0}).x - l.box.w / 2;
         l.box.y = plot.bottom() + 8;
         c.labels.push_back(std::move(l));
     }
     {
-        auto l =
-            chart_label(pn.x.title, chart_axis_title_px, false, text_role::axis_title, measure);
+        auto l = make_label(pn.x.title, chart_axis_title_px, false, text_role::axis_title, measure);
         l.box.x = plot.x + (plot.w - l.box.w) / 2;
         l.box.y = plot.bottom() + 8 + line_box_height(chart_tick_px) + 6;
         c.labels.push_back(std::move(l));
@@ -305,7 +293,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& b = rows[i];
         const double cy = plot.y + (static_cast<double>(i) + 0.5) * pitch;
-        auto n = chart_label(b.rung, name_px, false, text_role::tick, measure);
+        auto n = make_label(b.rung, name_px, false, text_role::tick, measure);
         n.colour_tone = tone::rung;
         n.colour = b.colour;
         n.box.x = plot.x - 10 - n.box.w;
@@ -335,15 +323,15 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
             m.colour_tone = tone::ink;
             m.radius_px = diamond_radius;
             c.markers.push_back(m);
-            auto v = chart_label(fmt::format("{:g}", b.published->tflops), bar_label_px, true,
-                                 text_role::point, measure);
+            auto v = make_label(fmt::format("{:g}", b.published->tflops), bar_label_px, true,
+                                text_role::point, measure);
             v.box.x = m.at.x + diamond_radius + 4;
             v.box.y = cy - v.box.h / 2;
             v.backdrop = true;
             right = std::max(right, v.box.right());
             c.labels.push_back(std::move(v));
         }
-        auto t = chart_label(b.text, bar_label_px, false, text_role::point, measure);
+        auto t = make_label(b.text, bar_label_px, false, text_role::point, measure);
         t.box.x = right + label_gap;
         t.box.y = cy - t.box.h / 2;
         t.backdrop = true;
@@ -364,7 +352,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
         const double x = px_at(r.value, top);
         l.points = {{x, plot.y}, {x, plot.bottom()}};
         c.lines.push_back(l);
-        auto t = chart_label(r.text, chart_text_px, r.name == "cuBLAS", text_role::roof, measure);
+        auto t = make_label(r.text, chart_text_px, r.name == "cuBLAS", text_role::roof, measure);
         t.colour_tone = r.t;
         const double w = t.box.w;
         const double h = t.box.h;

@@ -6,17 +6,16 @@
 
 #include <algorithm>
 
-#include "gpu/spec.hpp"
-#include "ladder/predict.hpp"
+#include "../render/layout_checks.hpp"
 #include "model/analysis.hpp"
 #include "model/published.hpp"
+#include "predicted_profiles.hpp"
 #include "render/ai_size_chart.hpp"
 #include "render/bytes_chart.hpp"
 #include "render/cairo_backend.hpp"
 #include "render/chart_cairo.hpp"
 #include "render/roofline_layout.hpp"
 #include "render/tflops_chart.hpp"
-#include "rung.hpp"
 
 using namespace tgemm;
 using namespace tgemm::render;
@@ -24,31 +23,13 @@ using namespace tgemm::render;
 namespace {
 
 void expect_clean(const chart& c) {
-    EXPECT_GE(c.width, 1600);
-    EXPECT_GE(c.height, 1000);
-    const rect canvas{0, 0, c.width, c.height};
-    for (std::size_t i = 0; i < c.labels.size(); ++i) {
-        const auto& a = c.labels[i];
-        EXPECT_TRUE(canvas.contains(a.box)) << "off canvas: " << a.text;
-        for (std::size_t j = i + 1; j < c.labels.size(); ++j)
-            EXPECT_FALSE(a.box.intersects(c.labels[j].box))
-                << "'" << a.text << "' overlaps '" << c.labels[j].text << "'";
-        for (const auto& g : c.legend)
-            EXPECT_FALSE(a.box.intersects(g.box)) << "'" << a.text << "' covers a legend glyph";
-    }
+    test::expect_chart_labels_apart(c);
     EXPECT_TRUE(render_chart_png(c).starts_with("\x89PNG"));
 }
 
 class ChartsPredicted : public ::testing::Test {
   protected:
-    static const profile& predicted() {
-        static const profile p = predict_profile(
-            find_gpu("rtx5070ti"), rung_registry::get().all(),
-            {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}, shape{4096, 4096, 4096}},
-            "tgemm-roofline --gpu rtx5070ti", "2026-11-22T10:00:00Z");
-        return p;
-    }
-    analysis m_analysis = analyze(predicted());
+    analysis m_analysis = analyze(test::rtx5070ti_predicted());
     chart_options m_opts = [] {
         chart_options o;
         o.measure = cairo_text_width();

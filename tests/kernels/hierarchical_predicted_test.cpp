@@ -5,36 +5,24 @@
 
 #include <algorithm>
 
-#include "gpu/spec.hpp"
-#include "ladder/predict.hpp"
+#include "../render/layout_checks.hpp"
 #include "model/analysis.hpp"
 #include "model/published.hpp"
+#include "predicted_profiles.hpp"
 #include "render/hierarchical_layout.hpp"
-#include "rung.hpp"
 
 using namespace tgemm;
 using namespace tgemm::render;
 
 namespace {
 
-void expect_no_overlaps(const scene& s) {
-    for (std::size_t i = 0; i < s.labels.size(); ++i) {
-        const auto& a = s.labels[i];
-        EXPECT_TRUE((rect{0, 0, s.width, s.height}.contains(a.box))) << "off canvas: " << a.text;
-        for (std::size_t j = i + 1; j < s.labels.size(); ++j)
-            EXPECT_FALSE(a.box.intersects(s.labels[j].box))
-                << "'" << a.text << "' overlaps '" << s.labels[j].text << "'";
-        for (const auto& sw : s.swatches)
-            EXPECT_FALSE(a.box.intersects(sw.bounds())) << "'" << a.text << "' covers a glyph";
-    }
-}
+using test::expect_no_overlaps;
 
 class HierarchicalPredicted : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(HierarchicalPredicted, DrawsModelsOnlyAndSaysSo) {
-    const auto p = predict_profile(find_gpu(GetParam()), rung_registry::get().all(),
-                                   {shape{1024, 1024, 1024}, shape{4096, 4096, 4096}},
-                                   "tgemm-roofline --gpu test", "2026-11-22T10:00:00Z");
+    const auto p = test::predicted(GetParam(), {shape{1024, 1024, 1024}, shape{4096, 4096, 4096}},
+                                   "tgemm-roofline --gpu test");
     const auto a = analyze(p);
     ASSERT_EQ(a.focus_size(), (shape{4096, 4096, 4096}));
     const auto s = layout_hierarchical_roofline(a);

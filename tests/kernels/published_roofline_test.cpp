@@ -9,15 +9,14 @@
 #include <algorithm>
 #include <string>
 
-#include "gpu/spec.hpp"
-#include "ladder/predict.hpp"
+#include "../render/layout_checks.hpp"
 #include "model/analysis.hpp"
 #include "model/published.hpp"
+#include "predicted_profiles.hpp"
 #include "render/cairo_backend.hpp"
 #include "render/hierarchical_layout.hpp"
 #include "render/roofline_common.hpp"
 #include "render/roofline_layout.hpp"
-#include "rung.hpp"
 
 using namespace tgemm;
 using namespace tgemm::render;
@@ -26,17 +25,6 @@ namespace {
 
 const shape n4096{4096, 4096, 4096};
 constexpr std::string_view legend_text = "published measurement (source below)";
-
-profile predicted(std::string_view gpu, std::vector<shape> sizes) {
-    return predict_profile(find_gpu(gpu), rung_registry::get().all(), sizes,
-                           fmt::format("tgemm-roofline --gpu {}", gpu), "2026-11-22T10:00:00Z");
-}
-
-const profile& rtx5070ti() {
-    static const profile p =
-        predicted("rtx5070ti", {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}, n4096});
-    return p;
-}
 
 render_options cairo_options() {
     render_options o;
@@ -58,20 +46,12 @@ std::size_t labels_equal(const scene& s, std::string_view text) {
 // Every label on the canvas, clear of every other label and every legend or table glyph; the
 // labels inside the plot stay inside it and clear of the markers.
 void expect_clean(const scene& s) {
-    for (std::size_t i = 0; i < s.labels.size(); ++i) {
-        const auto& a = s.labels[i];
-        EXPECT_TRUE((rect{0, 0, s.width, s.height}.contains(a.box))) << "off canvas: " << a.text;
-        for (std::size_t j = i + 1; j < s.labels.size(); ++j)
-            EXPECT_FALSE(a.box.intersects(s.labels[j].box))
-                << "'" << a.text << "' overlaps '" << s.labels[j].text << "'";
-        for (const auto& sw : s.swatches)
-            EXPECT_FALSE(a.box.intersects(sw.bounds())) << "'" << a.text << "' covers a glyph";
+    test::expect_no_overlaps(s);
+    for (const auto& a : s.labels) {
         if (a.role != text_role::point && a.role != text_role::roof) continue;
         EXPECT_TRUE(plot_label_bounds(s).contains(a.box)) << "outside the plot: " << a.text;
-        for (const auto& m : s.markers)
-            EXPECT_FALSE(a.box.intersects(box_around(s.to_px(m.at), m.radius_px)))
-                << "'" << a.text << "' covers a marker of " << m.rung;
     }
+    test::expect_labels_clear_of_markers(s);
 }
 
 // The published markers of `s`, checked one by one against the analysis: exactly one per
@@ -119,7 +99,7 @@ void expect_no_published(const scene& s) {
 
 class PublishedRoofline : public ::testing::Test {
   protected:
-    analysis m_analysis = analyze(rtx5070ti());
+    analysis m_analysis = analyze(test::rtx5070ti_predicted());
     std::vector<published_point> m_points = published_points("rtx5070ti");
 };
 
@@ -157,7 +137,7 @@ TEST_F(PublishedRoofline, SevenDiamondsOnTheHierarchicalRoofline) {
 // The hierarchical roofline shows its focus size only: with no 4096³ row, none of seed 003's
 // points is drawn there, and the notes say why.
 TEST(PublishedRooflineFocus, OnlyPointsAtTheFocusSize) {
-    const auto p = predicted("rtx5070ti", {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}});
+    const auto p = test::predicted("rtx5070ti", {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}});
     const auto a = analyze(p);
     ASSERT_EQ(a.focus_size(), (shape{2048, 2048, 2048}));
     const auto h = layout_hierarchical_roofline(a);
@@ -174,7 +154,8 @@ TEST(PublishedRooflineFocus, OnlyPointsAtTheFocusSize) {
 
 TEST(PublishedRooflineNone, PredictedA100HasNone) {
     ASSERT_TRUE(published_points("a100").empty());
-    const auto p = predicted("a100", {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}, n4096});
+    const auto p =
+        test::predicted("a100", {shape{1024, 1024, 1024}, shape{2048, 2048, 2048}, n4096});
     const auto a = analyze(p);
     expect_no_published(layout_roofline(a));
     expect_no_published(layout_hierarchical_roofline(a));
@@ -182,7 +163,7 @@ TEST(PublishedRooflineNone, PredictedA100HasNone) {
 
 // The same rows, marked measured: published points are never mixed with a measurement.
 TEST(PublishedRooflineNone, MeasuredProfileHasNone) {
-    auto p = rtx5070ti();
+    auto p = test::rtx5070ti_predicted();
     p.source = profile_source::measured;
     const auto a = analyze(p);
     const auto s = layout_roofline(a);

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "profile/profile_file.hpp"
+#include "layout_checks.hpp"
 #include "render/ai_size_chart.hpp"
 #include "render/bytes_chart.hpp"
 #include "render/cairo_backend.hpp"
@@ -52,19 +52,9 @@ bool any_note_contains(const chart& c, std::string_view text) {
 // Every label on the canvas and clear of every other label and every legend glyph; every bar
 // inside its panel; the canvas at least 1600 × 1000.
 void expect_clean(const chart& c) {
-    EXPECT_GE(c.width, 1600);
-    EXPECT_GE(c.height, 1000);
+    test::expect_chart_labels_apart(c);
+    for (const auto& l : c.labels) EXPECT_FALSE(l.text.empty());
     const rect canvas{0, 0, c.width, c.height};
-    for (std::size_t i = 0; i < c.labels.size(); ++i) {
-        const auto& a = c.labels[i];
-        EXPECT_FALSE(a.text.empty());
-        EXPECT_TRUE(canvas.contains(a.box)) << "off canvas: " << a.text;
-        for (std::size_t j = i + 1; j < c.labels.size(); ++j)
-            EXPECT_FALSE(a.box.intersects(c.labels[j].box))
-                << "'" << a.text << "' overlaps '" << c.labels[j].text << "'";
-        for (const auto& g : c.legend)
-            EXPECT_FALSE(a.box.intersects(g.box)) << "'" << a.text << "' covers a legend glyph";
-    }
     for (const auto& b : c.bars) {
         ASSERT_LT(b.panel, c.panels.size());
         EXPECT_TRUE(c.panels[b.panel].plot.inflated(0.01).contains(b.box)) << b.rung << b.series;
@@ -352,11 +342,7 @@ TEST(tflops_chart, predicted_bars_are_hollow_and_published_points_drawn) {
 
 class charts_shipped : public ::testing::Test {
   protected:
-    static const profile& shipped() {
-        static const profile p =
-            read_profile(std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json");
-        return p;
-    }
+    static const profile& shipped() { return test::shipped_h100(); }
     analysis m_analysis = analyze(shipped());
 };
 

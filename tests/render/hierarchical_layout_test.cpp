@@ -8,8 +8,8 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "layout_checks.hpp"
 #include "model/levels.hpp"
-#include "profile/profile_file.hpp"
 #include "render/cairo_backend.hpp"
 #include "render/format.hpp"
 #include "render/roofline_common.hpp"
@@ -41,28 +41,8 @@ bool any_label_is(const scene& s, std::string_view text) {
                        [&](const label& l) { return l.text == text; });
 }
 
-// Every label on the canvas, clear of every other label and every legend or table glyph.
-void expect_no_overlaps(const scene& s) {
-    for (std::size_t i = 0; i < s.labels.size(); ++i) {
-        const auto& a = s.labels[i];
-        EXPECT_TRUE((rect{0, 0, s.width, s.height}.contains(a.box))) << "off canvas: " << a.text;
-        for (std::size_t j = i + 1; j < s.labels.size(); ++j)
-            EXPECT_FALSE(a.box.intersects(s.labels[j].box))
-                << "'" << a.text << "' overlaps '" << s.labels[j].text << "'";
-        for (const auto& sw : s.swatches)
-            EXPECT_FALSE(a.box.intersects(sw.bounds())) << "'" << a.text << "' covers a glyph";
-    }
-}
-
-// Labels inside the plot keep off the markers.
-void expect_labels_clear_of_markers(const scene& s) {
-    for (const auto& l : s.labels) {
-        if (l.role != text_role::roof && l.role != text_role::point) continue;
-        for (const auto& m : s.markers)
-            EXPECT_FALSE(l.box.intersects(box_around(s.to_px(m.at), m.radius_px)))
-                << "'" << l.text << "' covers a marker of " << m.rung;
-    }
-}
+using test::expect_labels_clear_of_markers;
+using test::expect_no_overlaps;
 
 // What the analysis says the plot must hold at the focus size, counted independently of the
 // layout: filled = levels with a measured AI, hollow = levels with a textbook or refined AI,
@@ -408,11 +388,7 @@ TEST(hierarchical_layout_errors, a_profile_with_every_row_skipped_is_refused) {
 // The shipped H100 profile: the whole ladder.
 class hierarchical_layout_shipped : public ::testing::Test {
   protected:
-    static const profile& shipped() {
-        static const profile p =
-            read_profile(std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json");
-        return p;
-    }
+    static const profile& shipped() { return test::shipped_h100(); }
     analysis m_analysis = analyze(shipped());
 };
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "layout_checks.hpp"
 #include "render/cairo_backend.hpp"
 #include "synthetic_profile.hpp"
 
@@ -35,18 +36,7 @@ bool any_label_contains(const scene& s, std::string_view text) {
                        [&](const label& l) { return l.text.find(text) != std::string::npos; });
 }
 
-// Every pair of label boxes, and every label against every legend/table glyph.
-void expect_no_overlaps(const scene& s) {
-    for (std::size_t i = 0; i < s.labels.size(); ++i) {
-        const auto& a = s.labels[i];
-        EXPECT_TRUE((rect{0, 0, s.width, s.height}.contains(a.box))) << "off canvas: " << a.text;
-        for (std::size_t j = i + 1; j < s.labels.size(); ++j)
-            EXPECT_FALSE(a.box.intersects(s.labels[j].box))
-                << "'" << a.text << "' overlaps '" << s.labels[j].text << "'";
-        for (const auto& sw : s.swatches)
-            EXPECT_FALSE(a.box.intersects(sw.bounds())) << "'" << a.text << "' covers a glyph";
-    }
-}
+using test::expect_no_overlaps;
 
 class roofline_layout : public ::testing::Test {
   protected:
