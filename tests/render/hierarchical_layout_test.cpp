@@ -407,10 +407,16 @@ TEST_F(hierarchical_layout_shipped, counts_follow_the_profile) {
         roofs_expected += theo + meas;
     }
     EXPECT_EQ(s.roofs.size(), roofs_expected);  // every rung is fp32: no tensor roof
+    // The shipped profile was measured with the peaks: FP32, DRAM, L2 and shared memory each
+    // have a theoretical and a measured roof.
+    EXPECT_EQ(s.roofs.size(), 8u);
     for (const auto& r : s.roofs) EXPECT_EQ(r.dashed, r.source == roof_source::theoretical);
     // The whole ladder at 4096³, each rung timed and counted at DRAM and L2 at least.
     EXPECT_EQ(s.table.size(), 13u);
     EXPECT_GE(count_markers(s, true), 26u);
+    // Exactly: DRAM and L2 for all 13 rungs, shared memory for the 9 that use it (cuBLAS,
+    // smem_tiling, smem_register and the six block/warp-tiled rungs).
+    EXPECT_EQ(count_markers(s, true), 13u + 13u + 9u);
     expect_points_match(s, m_analysis);
     EXPECT_EQ(count_labels(s, text_role::roof), s.roofs.size());
     expect_no_overlaps(s);
