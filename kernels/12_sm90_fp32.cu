@@ -134,8 +134,7 @@ std::int64_t copy_units(const shape& s, bool vec, bool a_side) {
         for (std::int64_t phase = 0; phase < 4 && phase < full; ++phase)
             units += (full - phase + 3) / 4 *
                      tile_copy_units(s, vec, a_side, block * block_size, phase * cfg::bk);
-        return units +
-               tile_copy_units(s, vec, a_side, block * block_size, (ktiles - 1) * cfg::bk);
+        return units + tile_copy_units(s, vec, a_side, block * block_size, (ktiles - 1) * cfg::bk);
     };
     std::int64_t total = per_block(blocks - 1);
     if (blocks > 1) total += (blocks - 1) * per_block(0);
@@ -174,8 +173,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     }
     const std::int64_t a_units = copy_units(s, vec, true);
     const std::int64_t b_units = copy_units(s, vec, false);
-    r.set(keys::l1_global_load_bytes,
-          double(tmod::sector) * double(a_units + b_units + c_sectors));
+    r.set(keys::l1_global_load_bytes, double(tmod::sector) * double(a_units + b_units + c_sectors));
     r.set(keys::l1_global_store_bytes, double(tmod::sector) * double(c_sectors));
     // Every thread issues its copies for every tile, zero-filled or not.
     r.set(keys::smem_ldgsts_bytes,
@@ -232,10 +230,9 @@ std::string params() {
            " BK=" + std::to_string(cfg::bk) + " WM=" + std::to_string(cfg::wm) +
            " WN=" + std::to_string(cfg::wn) + " TM=" + std::to_string(cfg::tm) +
            " TN=" + std::to_string(cfg::tn) + " STAGES=" + std::to_string(cfg::stages) +
-           " PIPE=" + std::to_string(cfg::pipe) + ", " +
-           std::to_string(cfg::threads) + " threads (" + std::to_string(cfg::warps) +
-           " warps); cp.async pipeline, " + std::to_string(cfg::smem_bytes / 1024) +
-           " KB dynamic shared memory";
+           " PIPE=" + std::to_string(cfg::pipe) + ", " + std::to_string(cfg::threads) +
+           " threads (" + std::to_string(cfg::warps) + " warps); cp.async pipeline, " +
+           std::to_string(cfg::smem_bytes / 1024) + " KB dynamic shared memory";
 }
 
 rung make() {
