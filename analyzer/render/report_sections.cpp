@@ -20,6 +20,8 @@ namespace {
 // The DRAM and FP32 ratios of two GPUs closer than this (in log) cannot tell memory-bound from
 // compute-bound rungs apart.
 constexpr double alike_ratios = 0.03;
+// Below this share of its bounding roof a rung is limited by something the roofs do not show.
+constexpr double far_from_roof = 0.5;
 
 std::string code(std::string_view s) {
     return fmt::format("`{}`", s);
@@ -394,26 +396,31 @@ std::string gpu_comparison_section(const analysis& a, const analysis& b,
     };
     md_table roofs_t({"roof", ka, kb, fmt::format("{} / {}", ka, kb)},
                      {align::left, align::right, align::right, align::right});
-    const auto pair_of = [&](std::string_view key, std::string_view unit) {
+    const auto pair_of = [&](std::string_view key, std::string_view unit, md_table* table) {
         roof_pair out{peak_name(key), 0, "theoretical"};
         const auto ia = pa.peaks.find(key);
         const auto ib = pb.peaks.find(key);
         if (ia == pa.peaks.end() || ib == pb.peaks.end() || ib->second.theoretical <= 0) return out;
         const auto& ra = ia->second;
         const auto& rb = ib->second;
-        roofs_t.add_row({out.name + ", theoretical", format_si(ra.theoretical, unit),
-                         format_si(rb.theoretical, unit), times(ra.theoretical / rb.theoretical)});
+        if (table)
+            table->add_row({out.name + ", theoretical", format_si(ra.theoretical, unit),
+                            format_si(rb.theoretical, unit),
+                            times(ra.theoretical / rb.theoretical)});
         out.ratio = ra.theoretical / rb.theoretical;
         if (ra.measured && rb.measured && *rb.measured > 0) {
-            roofs_t.add_row({out.name + ", measured", format_si(*ra.measured, unit),
-                             format_si(*rb.measured, unit), times(*ra.measured / *rb.measured)});
+            if (table)
+                table->add_row({out.name + ", measured", format_si(*ra.measured, unit),
+                                format_si(*rb.measured, unit), times(*ra.measured / *rb.measured)});
             out.ratio = *ra.measured / *rb.measured;
             out.basis = "measured";
         }
         return out;
     };
-    const auto dram = pair_of(roofs::dram, "B/s");
-    const auto fp32 = pair_of(roofs::fp32, "FLOP/s");
+    const auto dram = pair_of(roofs::dram, "B/s", &roofs_t);
+    const auto fp32 = pair_of(roofs::fp32, "FLOP/s", &roofs_t);
+    pair_of(roofs::l2, "B/s", &roofs_t);
+    pair_of(roofs::smem, "B/s", &roofs_t);
     md += roofs_t.str();
     md += "\n";
 
@@ -485,38 +492,50 @@ std::string gpu_comparison_section(const analysis& a, const analysis& b,
         if (!key.empty() && std::find(classes.begin(), classes.end(), key) == classes.end())
             classes.push_back(key);
     }
-    md += fmt::format("At each rung's largest common size, by its bound on {}:\n\n", kb);
+    md += fmt::format(
+        "At each rung's largest common size, by its bound on {}. A rung should speed up by the "
+        "ratio of the roof that bounds it (measured on both GPUs where both were measured), "
+        "and only if it runs close to that roof:\n\n",
+        kb);
     for (const auto& key : classes) {
-        const bool memory = key != roofs::fp32;
-        std::vector<std::string> members, did, did_not;
+        // The bounding roof's own ratio: DRAM-bound rungs gain with DRAM, L2-bound ones with
+        // L2, shared-memory- and FP32-bound ones with neither (same SMs, same clock).
+        const auto expected = key == roofs::fp32   ? fp32
+                              : key == roofs::dram ? dram
+                                                   : pair_of(key, "B/s", nullptr);
+        std::vector<std::string> members, did, did_not, far;
         for (const auto* p : largest) {
             if (p->b->bound_roof != key) continue;
             members.push_back(p->a->row->kernel);
             const double s = p->ratio();
-            const bool dram_like = log_gap(s, dram.ratio) < log_gap(s, fp32.ratio);
             const auto item = fmt::format("{} ({})", p->a->row->kernel, times(s));
-            (dram_like ? did : did_not).push_back(item);
+            // A roof that did not change: "followed" means no change either. A roof that did:
+            // closer to its ratio than to no change.
+            const bool followed =
+                expected.ratio > 0 && (log_gap(expected.ratio, 1.0) < alike_ratios
+                                           ? log_gap(s, 1.0) < alike_ratios
+                                           : log_gap(s, expected.ratio) < log_gap(s, 1.0));
+            (followed ? did : did_not).push_back(item);
+            if (p->b->pct_bound_roof && *p->b->pct_bound_roof < far_from_roof)
+                far.push_back(fmt::format("{} ({} of it)", p->a->row->kernel,
+                                          format_percent(*p->b->pct_bound_roof)));
         }
         const auto list = [](const std::vector<std::string>& v) { return join(v, ", "); };
         std::string s = fmt::format("- Bound by the {} roof on {} ({}): ", roof_word(key), kb,
                                     join(members, ", "));
-        if (memory) {
-            s += fmt::format("such rungs should speed up on {} by up to the DRAM ratio, {}", ka,
-                             times(dram.ratio));
-            if (!did.empty()) s += fmt::format("; {} did", list(did));
-            if (!did_not.empty())
-                s += fmt::format("; {} did not, following the FP32 ratio {} instead", list(did_not),
-                                 times(fp32.ratio));
+        if (expected.ratio <= 0) {
+            s += fmt::format("one of the profiles has no {} roof to compare", roof_word(key));
         } else {
-            s += fmt::format("such rungs should follow the FP32 ratio, {}, not the DRAM ratio {}",
-                             times(fp32.ratio), times(dram.ratio));
-            if (!did_not.empty()) s += fmt::format("; {} did", list(did_not));
-            if (!did.empty())
-                s += fmt::format(
-                    "; {} followed the DRAM ratio instead: memory, not the FP32 "
-                    "units, sets their pace",
-                    list(did));
+            s += fmt::format("that roof is {} ({}) on {}", times(expected.ratio), expected.basis,
+                             ka);
+            if (!did.empty()) s += fmt::format("; {} followed it", list(did));
+            if (!did_not.empty()) s += fmt::format("; {} did not", list(did_not));
         }
+        if (!far.empty())
+            s += fmt::format(
+                "; {} ran far below that roof on {}, so what limits {} is not a roof drawn here "
+                "(latency, L1 traffic, instruction issue)",
+                list(far), kb, far.size() == 1 ? "it" : "them");
         md += s + ".\n";
     }
     md += "\n";

@@ -478,14 +478,14 @@ TEST_F(markdown_report_test, comparison_section_only_with_compare_set) {
         contains(md, "| naive | 4096³ | 8.70 | 6.30 | 1.38× | FP32 | DRAM | DRAM ratio |\n"));
     EXPECT_TRUE(
         contains(md, "| smem_tiling | 4096³ | 9.35 | 9.16 | 1.02× | FP32 | DRAM | FP32 ratio |\n"));
+    // Each class is judged against its own roof's ratio: DRAM 1.43×, FP32 1.00×.
     EXPECT_TRUE(contains(md,
-                         "- Bound by the DRAM roof on h100 (naive, smem_tiling): such rungs "
-                         "should speed up on h200 by up to the DRAM ratio, 1.43×; naive (1.38×) "
-                         "did; smem_tiling (1.02×) did not, following the FP32 ratio 1.00× "
-                         "instead.\n"));
+                         "- Bound by the DRAM roof on h100 (naive, smem_tiling): that roof is "
+                         "1.43× (theoretical) on h200; naive (1.38×) followed it; smem_tiling "
+                         "(1.02×) did not"));
     EXPECT_TRUE(contains(md,
-                         "- Bound by the FP32 roof on h100 (cublas): such rungs should follow the "
-                         "FP32 ratio, 1.00×, not the DRAM ratio 1.43×; cublas (1.00×) did.\n"));
+                         "- Bound by the FP32 roof on h100 (cublas): that roof is 1.00× "
+                         "(theoretical) on h200; cublas (1.00×) followed it"));
     // The section sits before the performance tables.
     EXPECT_LT(md.find("## NVIDIA H200 against"), md.find("## Performance at 1024³"));
 }
@@ -546,6 +546,37 @@ TEST_F(markdown_report_test, predicted_report_lists_the_published_points_with_th
                          "tool. **Predicted** TFLOP/s are this tool's roof"));
     // A measured report has no such section.
     EXPECT_FALSE(contains(report(m_profile), "## Published measurements"));
+}
+
+}  // namespace
+}  // namespace tgemm::render
+
+namespace tgemm::render {
+namespace {
+
+// The comparison lists every roof both GPUs have, so an L2-bound rung is judged against the
+// L2 ratio, not the DRAM one.
+TEST(markdown_report_comparison, lists_the_l2_and_shared_roofs_of_both_gpus) {
+    auto h100 = test::synthetic_profile();
+    auto h200 = test::synthetic_profile();
+    h200.gpu.key = "h200";
+    h200.gpu.name = "NVIDIA H200";
+    for (auto* p : {&h100, &h200}) {
+        p->peaks["l2"].theoretical = p == &h100 ? 13.1e12 : 15.4e12;
+        p->peaks["l2"].unit = "B/s";
+        p->peaks["smem"].theoretical = 33.5e12;
+        p->peaks["smem"].unit = "B/s";
+        p->peaks["smem"].measured = p == &h100 ? 33.3e12 : 33.2e12;
+    }
+    const auto a = analyze(h200);
+    const auto b = analyze(h100);
+    report_options o;
+    o.compare = &b;
+    const auto md = markdown_report(a, o);
+    EXPECT_NE(md.find("| L2, theoretical | 15.4 TB/s | 13.1 TB/s | 1.18× |\n"), std::string::npos);
+    EXPECT_NE(md.find("| shared memory, measured | 33.2 TB/s | 33.3 TB/s | 1.00× |\n"),
+              std::string::npos);
+    EXPECT_EQ(md.find("| L2, measured"), std::string::npos);  // neither measured it
 }
 
 }  // namespace
