@@ -3,6 +3,7 @@
 // so one word of B read from shared memory serves TM outputs.
 #include <string>
 
+#include "blocktile_model.hpp"
 #include "common.cuh"
 #include "model/levels.hpp"
 #include "reg_tiling_model.hpp"
@@ -108,72 +109,43 @@ void launch(const gemm_args& g, const launch_context& ctx) {
         g.a, g.b, g.beta, g.c);
 }
 
-rung_model model_fn(const shape& s, const model_context& mc) {
-    rung_model m;
-    const double mnk = double(s.m) * double(s.n) * double(s.k);
-    m.textbook.flops = model::seed_flops(s);
+constexpr kernels::blocktile_model::config model_config{
+    .bm = bm,
+    .bn = bn,
+    .bk = bk,
+    .tm = tm,
+    .tn = 1,
+    .threads = threads,
+    .registers = registers,
+    .smem_bytes = smem_bytes,
     // Global, per output: K/BN words of A and K/BM of B (each staged word serves a tile row or
     // column). Shared, per output: K of B and K/TM of A.
-    m.textbook.global_bytes = (mnk / bn + mnk / bm) * model::fp32_bytes;
-    m.textbook.formula = "(MNK/BN + MNK/BM)·4 B, BM = BN = 64: K/32 loads per output";
-    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), tm, 1);
-    m.textbook.smem_accesses = mnk + mnk / tm;
-
-    auto& r = m.refined;
-    const auto mp = model::round_up(s.m, bm);
-    const auto np = model::round_up(s.n, bn);
-    const auto kp = model::round_up(s.k, bk);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
-
-    // L1. Per slice a warp reads 4 rows × 8 words of A and 32 adjacent words of one row of B:
-    // over the grid, every row of A in 8-word pieces once per CTA column and every row of B in
-    // 32-word pieces once per CTA row. C is read and written in 32-word rows.
-    const double gx = double(model::ceil_div(s.n, bn));
-    const double gy = double(model::ceil_div(s.m, bm));
-    const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, bk, 1, 32 / bk));
-    const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
-    const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, 32, 1));
-    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
-
+    .formula = "(MNK/BN + MNK/BM)·4 B, BM = BN = 64: K/32 loads per output",
+    // C is read and written in 32-word rows.
+    .c_tile_cols = 32,
+    .c_stride = 1,
     // Shared, per warp and slice. Stores: one STS of 32 adjacent words into As and one into
     // Bs, 2 wavefronts. Loads: TM·BK/4 = 16 LDS.128 of As that every lane of the warp reads at
     // the same address (lanes pair up: 2 wavefronts each) and BK = 8 LDS.32 of 32 adjacent
     // words of Bs (1 each): 40, with no bank conflicts.
-    const double warp_slices = gx * gy * (threads / 32) * double(kp / bk);
-    r.set(keys::smem_store_wavefronts, warp_slices * 2);
-    r.set(keys::smem_load_wavefronts, warp_slices * (tm * bk / 4 * 2 + bk));
-    r.set(keys::smem_load_bank_conflicts, 0);
-
-    const int per_sm = rt::ctas_per_sm(threads, registers, smem_bytes);
-    const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
-    model::add_dram_write_notes(r);
-
-    r.notes.push_back(
+    .smem_stores = 2,
+    .smem_loads = tm * bk / 4 * 2 + bk,
+    .smem_load_conflicts = 0,
+    .flops_note =
         "FLOPs: every thread of the padded grid runs TM·K rounded up to BK = 8 "
         "FFMAs (zero-filled slices); the FMUL + FFMA epilogue runs for the M·N real "
-        "outputs only");
-    r.notes.push_back(
-        "L1 A: 4 sectors per warp request (4 rows × 8 words), every row of A once "
-        "per CTA column");
-    r.notes.push_back("L1 B: 32 adjacent words per warp request, every row of B once per CTA row");
-    r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
-    r.notes.push_back(
+        "outputs only",
+    .l1_c_note = "L1 C: read once and written once in 32-word rows per warp request",
+    .smem_load_note =
         "shared loads: 16 LDS.128 of As at one address per warp (2 wavefronts "
         "each: one register per lane per cycle, lanes paired) + 8 conflict-free "
-        "LDS.32 of Bs: 40 per warp per slice");
-    r.notes.push_back("shared stores: 2 conflict-free STS per warp per slice");
-    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 512 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM; " + std::to_string(d.waves) +
-                      " waves of " + std::to_string(d.ctas_per_wave) +
-                      " CTAs, each wave reads the A and B strips it touches unless the previous "
-                      "wave's strips fit in half the L2");
-    r.notes.push_back(
-        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
-        "dirty in L2 past the kernel's end)");
-    return m;
+        "LDS.32 of Bs: 40 per warp per slice",
+    .smem_store_note = "shared stores: 2 conflict-free STS per warp per slice",
+};
+static_assert(kernels::blocktile_model::notes_hold(model_config));
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    return kernels::blocktile_model::predict(s, mc, model_config);
 }
 
 rung make() {

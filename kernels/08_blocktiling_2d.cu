@@ -3,6 +3,7 @@
 // outer products, so one word read from shared memory serves TM or TN outputs.
 #include <string>
 
+#include "blocktile_model.hpp"
 #include "common.cuh"
 #include "model/levels.hpp"
 #include "reg_tiling_model.hpp"
@@ -129,77 +130,47 @@ void launch(const gemm_args& g, const launch_context& ctx) {
         g.a, g.b, g.beta, g.c);
 }
 
-rung_model model_fn(const shape& s, const model_context& mc) {
-    rung_model m;
-    const double mnk = double(s.m) * double(s.n) * double(s.k);
-    m.textbook.flops = model::seed_flops(s);
+constexpr kernels::blocktile_model::config model_config{
+    .bm = bm,
+    .bn = bn,
+    .bk = bk,
+    .tm = tm,
+    .tn = tn,
+    .threads = threads,
+    .registers = registers,
+    .smem_bytes = smem_bytes,
     // Seed 000: per thread K/8 slices × 2 operands × 4 loads, 64 outputs → K/64 per output;
     // shared K/8 × 8 × 2 × 8 per thread → K/4 per output.
-    m.textbook.global_bytes = (mnk / bn + mnk / bm) * model::fp32_bytes;
-    m.textbook.formula = "(MNK/BN + MNK/BM)·4 B, BM = BN = 128: K/64 loads per output (seed 000)";
-    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), tm, tn);
-    m.textbook.smem_accesses = mnk / tn + mnk / tm;
-
-    auto& r = m.refined;
-    const auto mp = model::round_up(s.m, bm);
-    const auto np = model::round_up(s.n, bn);
-    const auto kp = model::round_up(s.k, bk);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
-
-    // L1. Per slice a warp reads 4 rows × 8 words of A (4 times) and 32 adjacent words of one
-    // row of B (4 times): over the grid, every row of A in 8-word pieces once per CTA column
-    // and every row of B in 32-word pieces once per CTA row. The epilogue's request (i, j) has
-    // lanes 8 words apart, one sector each: every element of C is its own sector, read and
-    // written.
-    const double gx = double(model::ceil_div(s.n, bn));
-    const double gy = double(model::ceil_div(s.m, bm));
-    const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, bk, 1, 32 / bk));
-    const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
-    const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, bn, tn));
-    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
-
+    .formula = "(MNK/BN + MNK/BM)·4 B, BM = BN = 128: K/64 loads per output (seed 000)",
+    // The epilogue's request (i, j) has lanes 8 words apart, one sector each: every element of
+    // C is its own sector, read and written.
+    .c_tile_cols = bn,
+    .c_stride = tn,
     // Shared, per warp and slice. Stores: 4 STS into As and 4 into Bs, 32 adjacent words each:
     // 8 wavefronts. Loads: TM·BK/4 = 16 LDS.128 of As with one address per half-warp (lanes
     // pair up: 2 wavefronts each) and BK·TN/4 = 16 LDS.128 of Bs whose 16 distinct float4s sit
     // 32 bytes apart: 4 passes of 8 lanes, each pass 2 float4s on every second group of 4
     // banks → 8 wavefronts, 4 of them bank conflicts. 32 + 128 = 160 wavefronts, 64 conflicts.
-    const double warp_slices = gx * gy * (threads / 32) * double(kp / bk);
-    r.set(keys::smem_store_wavefronts, warp_slices * 8);
-    r.set(keys::smem_load_wavefronts, warp_slices * (tm * bk / 4 * 2 + bk * tn / 4 * 8));
-    r.set(keys::smem_load_bank_conflicts, warp_slices * (bk * tn / 4 * 4));
-
-    const int per_sm = rt::ctas_per_sm(threads, registers, smem_bytes);
-    const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
-    model::add_dram_write_notes(r);
-
-    r.notes.push_back(
+    .smem_stores = 8,
+    .smem_loads = tm * bk / 4 * 2 + bk * tn / 4 * 8,
+    .smem_load_conflicts = bk * tn / 4 * 4,
+    .flops_note =
         "FLOPs: every thread of the padded grid runs TM·TN·K rounded up to BK = 8 "
         "FFMAs (zero-filled slices); the FMUL + FFMA epilogue runs for the M·N real "
-        "outputs only");
-    r.notes.push_back(
-        "L1 A: 4 sectors per warp request (4 rows × 8 words), every row of A once "
-        "per CTA column");
-    r.notes.push_back("L1 B: 32 adjacent words per warp request, every row of B once per CTA row");
-    r.notes.push_back(
+        "outputs only",
+    .l1_c_note =
         "L1 C: a thread's 8 adjacent outputs are 8 requests with lanes 32 B apart: "
-        "one sector per element, MN sectors read and MN written");
-    r.notes.push_back(
+        "one sector per element, MN sectors read and MN written",
+    .smem_load_note =
         "shared loads: 16 LDS.128 of As (2 wavefronts, lanes paired) + 16 LDS.128 "
         "of Bs (8 wavefronts: thread columns 32 B apart hit every second group of "
-        "4 banks, 4 conflicts): 160 per warp per slice, 64 of them conflicts");
-    r.notes.push_back("shared stores: 8 conflict-free STS per warp per slice");
-    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM; " + std::to_string(d.waves) +
-                      " waves of " + std::to_string(d.ctas_per_wave) +
-                      " CTAs, each wave reads the A and B strips it touches unless the previous "
-                      "wave's strips fit in half the L2");
-    r.notes.push_back(
-        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
-        "dirty in L2 past the kernel's end)");
-    return m;
+        "4 banks, 4 conflicts): 160 per warp per slice, 64 of them conflicts",
+    .smem_store_note = "shared stores: 8 conflict-free STS per warp per slice",
+};
+static_assert(kernels::blocktile_model::notes_hold(model_config));
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    return kernels::blocktile_model::predict(s, mc, model_config);
 }
 
 rung make() {

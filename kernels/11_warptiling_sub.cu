@@ -9,6 +9,7 @@
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
+#include "warptile_model.hpp"
 
 namespace tgemm {
 namespace {
@@ -143,16 +144,11 @@ void launch(const gemm_args& g, const launch_context& ctx) {
             <<<grid, threads, 0, ctx.stream>>>(m, n, k, g.alpha, g.a, g.b, g.beta, g.c);
 }
 
-struct smem_per_step {
-    double loads = 0;
-    double stores = 0;
-};
-
 // Shared-memory wavefronts of one CTA for one K step, warp by warp, from the kernel's indexing.
-smem_per_step smem_wavefronts_per_step() {
+kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
     using kernels::tile_model::smem_op;
     using kernels::tile_model::warp_wavefronts;
-    smem_per_step w;
+    kernels::warptile_model::smem_per_step w;
     for (int warp = 0; warp < warps; ++warp) {
         const auto tid = [&](int lane) { return warp * 32 + lane; };
         for (int l = 0; l < a_loads; ++l)
@@ -185,69 +181,32 @@ smem_per_step smem_wavefronts_per_step() {
     return w;
 }
 
-rung_model model_fn(const shape& s, const model_context& mc) {
-    namespace tmod = kernels::tile_model;
-    rung_model m;
-    m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = tmod::block_tiled_bytes(s, bm, bn);
-    m.textbook.formula =
-        "(MNK/BN + MNK/BM + 2MN)·4 B, BM = BN = 128: A re-read N/128 times, "
-        "B M/128 times, C read and written once";
-    m.textbook.loads_per_output = double(s.k) / bn + double(s.k) / bm;
-    m.textbook.smem_accesses = double(s.m) * s.n * s.k * (1.0 / rows + 1.0 / cols);
-
-    auto& r = m.refined;
-    const std::int64_t gm = model::ceil_div(s.m, bm);
-    const std::int64_t gn = model::ceil_div(s.n, bn);
-    const std::int64_t steps = model::ceil_div(s.k, bk);
-    r.set(keys::flops, tmod::padded_flops(s, bm, bn, bk));
-
-    const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
-    const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
-                             int stride, int width) {
-        return tmod::owned_columns_sectors(vec, rows, cols, seg, lanes, stride, width);
-    };
-    const double a_sectors = pattern(s.m, s.k, bk, bk / 4, 4, 4) * double(gn);
-    const double b_sectors = pattern(s.k, s.n, bn, bn / 4, 4, 4) * double(gm);
+constexpr kernels::warptile_model::config model_config{
+    .bm = bm,
+    .bn = bn,
+    .bk = bk,
+    .threads = threads,
+    .registers = registers,
+    .lane_rows = rows,
+    .lane_cols = cols,
     // C: the 16 lanes sharing a row of a sub-tile own 4 consecutive columns each: 256
     // contiguous bytes per instruction.
-    const double c_sectors = pattern(s.m, s.n, wsubn, wsubn / tn, tn, tn);
-    r.set(keys::l1_global_load_bytes, double(tmod::sector) * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(tmod::sector) * c_sectors);
-
-    const auto w = smem_wavefronts_per_step();
-    const double ctas = double(gm) * double(gn);
-    r.set(keys::smem_load_wavefronts, ctas * double(steps) * w.loads);
-    r.set(keys::smem_store_wavefronts, ctas * double(steps) * w.stores);
-
-    const int per_sm = tmod::ctas_per_sm(threads, registers, 4 * bk * (bm + bn));
-    const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.set(keys::dram_read_bytes, dram.total());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
-    model::add_dram_write_notes(r);
-
-    r.notes.push_back(
-        "FLOPs: every thread of the padded grid runs K rounded up to 16 "
-        "(zero-filled edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₁₆ + 3MN");
-    r.notes.push_back(vec ? "L1: float4 path: rows of A in 64-byte pieces, rows of B in 512-byte "
-                            "pieces, each sector used whole"
-                          : "L1: scalar fallback (N or K not a multiple of 4): four 4-byte loads "
-                            "per float4, lanes 16 bytes apart, each load its own sectors");
-    r.notes.push_back(
+    .c_seg = wsubn,
+    .tn = tn,
+    .c_note =
         "L1: C moves as float4, 16 lanes on 256 contiguous bytes of a row: every "
-        "sector used whole");
-    r.notes.push_back(
+        "sector used whole",
+    .smem_store_note =
         "shared: per warp per K step 16 transposed 32-bit stores of A (4-way "
-        "conflict) and 4 conflict-free 128-bit stores of B");
-    r.notes.push_back(
+        "conflict) and 4 conflict-free 128-bit stores of B",
+    .smem_load_note =
         "shared: per warp per k, 4 LDS.128 of A (two addresses, lanes paired: 2 "
-        "wavefronts) and 2 of B (256 contiguous bytes, no pairing: 4 wavefronts)");
-    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTAs per SM (" +
-                      std::to_string(registers) + " registers × 128 threads), so " +
-                      std::to_string(dram.waves) +
-                      " waves; each wave re-reads the strips of A and B it touches when A + B "
-                      "exceed half the L2, C read once");
-    return m;
+        "wavefronts) and 2 of B (256 contiguous bytes, no pairing: 4 wavefronts)",
+};
+static_assert(kernels::warptile_model::notes_hold(model_config));
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    return kernels::warptile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
 }
 
 rung make() {

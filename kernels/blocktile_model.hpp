@@ -1,0 +1,104 @@
+#pragma once
+// The model shared by the block-tiling rungs 07 (1D) and 08 (2D): both stage BM×BK of A and
+// BK×BN of B per slice with one word per thread per pass (a warp reads 4 rows × 8 words of A
+// and 32 adjacent words of one row of B), run K rounded up to BK = 8, and finish with a guarded
+// FMUL + FFMA epilogue. Their models differ only in the tile constants, the L1 pattern of C, the
+// shared-memory wavefronts per warp and slice, and four notes. Host-only C++; derivations in
+// docs/models/07_blocktiling_1d.md and 08_blocktiling_2d.md.
+#include <string>
+
+#include "core/shape.hpp"
+#include "model/levels.hpp"
+#include "model/rung_model.hpp"
+#include "reg_tiling_model.hpp"
+
+namespace tgemm::kernels::blocktile_model {
+
+struct config {
+    int bm = 0;
+    int bn = 0;
+    int bk = 0;
+    int tm = 0;  // outputs per thread: tm × tn
+    int tn = 0;
+    int threads = 0;
+    int registers = 0;
+    int smem_bytes = 0;
+    const char* formula = "";  // the textbook formula
+    // C's epilogue requests, as reg_tiling::strided_row_sectors(M, N, c_tile_cols, c_stride).
+    int c_tile_cols = 0;
+    int c_stride = 0;
+    // Shared-memory wavefronts per warp and slice.
+    int smem_stores = 0;
+    int smem_loads = 0;
+    int smem_load_conflicts = 0;
+    // The notes that differ between the rungs.
+    const char* flops_note = "";
+    const char* l1_c_note = "";
+    const char* smem_load_note = "";
+    const char* smem_store_note = "";
+};
+
+// The shared notes spell out BK = 8 and a warp's 4 rows × 8 words of A.
+[[nodiscard]] constexpr bool notes_hold(const config& c) {
+    return c.bk == 8;
+}
+
+[[nodiscard]] inline rung_model predict(const shape& s, const model_context& mc, const config& c) {
+    namespace rt = reg_tiling;
+    rung_model m;
+    const double mnk = double(s.m) * double(s.n) * double(s.k);
+    m.textbook.flops = model::seed_flops(s);
+    m.textbook.global_bytes = (mnk / c.bn + mnk / c.bm) * model::fp32_bytes;
+    m.textbook.formula = c.formula;
+    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), c.tm, c.tn);
+    m.textbook.smem_accesses = mnk / c.tn + mnk / c.tm;
+
+    auto& r = m.refined;
+    const auto mp = model::round_up(s.m, c.bm);
+    const auto np = model::round_up(s.n, c.bn);
+    const auto kp = model::round_up(s.k, c.bk);
+    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+
+    // L1. Per slice a warp reads 4 rows × 8 words of A and 32 adjacent words of one row of B:
+    // over the grid, every row of A in 8-word pieces once per CTA column and every row of B in
+    // 32-word pieces once per CTA row.
+    const double gx = double(model::ceil_div(s.n, c.bn));
+    const double gy = double(model::ceil_div(s.m, c.bm));
+    const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, c.bk, 1, 32 / c.bk));
+    const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
+    const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, c.c_tile_cols, c.c_stride));
+    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+
+    const double warp_slices = gx * gy * (c.threads / 32) * double(kp / c.bk);
+    r.set(keys::smem_store_wavefronts, warp_slices * c.smem_stores);
+    r.set(keys::smem_load_wavefronts, warp_slices * c.smem_loads);
+    r.set(keys::smem_load_bank_conflicts, warp_slices * c.smem_load_conflicts);
+
+    const int per_sm = rt::ctas_per_sm(c.threads, c.registers, c.smem_bytes);
+    const auto d = rt::estimate_wave_dram(s, c.bm, c.bn, per_sm, mc);
+    r.set(keys::dram_read_bytes, d.read_bytes());
+    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    model::add_dram_write_notes(r);
+
+    r.notes.push_back(c.flops_note);
+    r.notes.push_back(
+        "L1 A: 4 sectors per warp request (4 rows × 8 words), every row of A once "
+        "per CTA column");
+    r.notes.push_back("L1 B: 32 adjacent words per warp request, every row of B once per CTA row");
+    r.notes.push_back(c.l1_c_note);
+    r.notes.push_back(c.smem_load_note);
+    r.notes.push_back(c.smem_store_note);
+    r.notes.push_back("DRAM: " + std::to_string(c.registers) + " registers × " +
+                      std::to_string(c.threads) + " threads → " + std::to_string(per_sm) +
+                      " CTAs per SM; " + std::to_string(d.waves) + " waves of " +
+                      std::to_string(d.ctas_per_wave) +
+                      " CTAs, each wave reads the A and B strips it touches unless the previous "
+                      "wave's strips fit in half the L2");
+    r.notes.push_back(
+        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
+        "dirty in L2 past the kernel's end)");
+    return m;
+}
+
+}  // namespace tgemm::kernels::blocktile_model

@@ -1,0 +1,105 @@
+#pragma once
+// The model shared by the warp-tiling rungs 10 and 11 (seed 003 kernels 05 and 06): both run a
+// 128×128×16 block tile on 128 threads with float4 stage-1 loads (A transposed into shared
+// memory), so their models differ only in how a lane's outputs are laid out (which sets the L1
+// sectors of C), in the shared-memory wavefronts each rung counts from its own indexing, in the
+// registers ptxas allocates, and in three notes. Host-only C++; derivations in
+// docs/models/10_warptiling.md and 11_warptiling_sub.md.
+#include <cstdint>
+#include <string>
+
+#include "core/shape.hpp"
+#include "model/levels.hpp"
+#include "model/rung_model.hpp"
+#include "tile_model.hpp"
+
+namespace tgemm::kernels::warptile_model {
+
+// Shared-memory wavefronts of one CTA for one K step.
+struct smem_per_step {
+    double loads = 0;
+    double stores = 0;
+};
+
+struct config {
+    int bm = 0;
+    int bn = 0;
+    int bk = 0;
+    int threads = 0;
+    int registers = 0;
+    int lane_rows = 0;  // outputs per lane: lane_rows × lane_cols
+    int lane_cols = 0;
+    // C: the lanes sharing a row of C cover `c_seg` columns per instruction, each owning `tn`
+    // consecutive columns of it.
+    int c_seg = 0;
+    int tn = 0;
+    // The notes that differ between the rungs.
+    const char* c_note = "";
+    const char* smem_store_note = "";
+    const char* smem_load_note = "";
+};
+
+// The shared notes (formula, FLOPs, DRAM) spell out these numbers.
+[[nodiscard]] constexpr bool notes_hold(const config& c) {
+    return c.bm == 128 && c.bn == 128 && c.bk == 16 && c.threads == 128;
+}
+
+[[nodiscard]] inline rung_model predict(const shape& s, const model_context& mc, const config& c,
+                                        const smem_per_step& w) {
+    namespace tmod = tile_model;
+    rung_model m;
+    m.textbook.flops = model::seed_flops(s);
+    m.textbook.global_bytes = tmod::block_tiled_bytes(s, c.bm, c.bn);
+    m.textbook.formula =
+        "(MNK/BN + MNK/BM + 2MN)·4 B, BM = BN = 128: A re-read N/128 times, "
+        "B M/128 times, C read and written once";
+    m.textbook.loads_per_output = double(s.k) / c.bn + double(s.k) / c.bm;
+    m.textbook.smem_accesses = double(s.m) * s.n * s.k * (1.0 / c.lane_rows + 1.0 / c.lane_cols);
+
+    auto& r = m.refined;
+    const std::int64_t gm = model::ceil_div(s.m, c.bm);
+    const std::int64_t gn = model::ceil_div(s.n, c.bn);
+    const std::int64_t steps = model::ceil_div(s.k, c.bk);
+    r.set(keys::flops, tmod::padded_flops(s, c.bm, c.bn, c.bk));
+
+    const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
+    const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
+                             int stride, int width) {
+        return tmod::owned_columns_sectors(vec, rows, cols, seg, lanes, stride, width);
+    };
+    // A: four lanes per row of the 128×16 tile; B: a warp per row of the 16×128 tile.
+    const double a_sectors = pattern(s.m, s.k, c.bk, c.bk / 4, 4, 4) * double(gn);
+    const double b_sectors = pattern(s.k, s.n, c.bn, c.bn / 4, 4, 4) * double(gm);
+    const double c_sectors = pattern(s.m, s.n, c.c_seg, c.c_seg / c.tn, c.tn, c.tn);
+    r.set(keys::l1_global_load_bytes, double(tmod::sector) * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, double(tmod::sector) * c_sectors);
+
+    const double ctas = double(gm) * double(gn);
+    r.set(keys::smem_load_wavefronts, ctas * double(steps) * w.loads);
+    r.set(keys::smem_store_wavefronts, ctas * double(steps) * w.stores);
+
+    const int per_sm = tmod::ctas_per_sm(c.threads, c.registers, 4 * c.bk * (c.bm + c.bn));
+    const auto dram = tmod::dram_reads(s, c.bm, c.bn, std::int64_t(per_sm) * mc.sm_count, mc);
+    r.set(keys::dram_read_bytes, dram.total());
+    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    model::add_dram_write_notes(r);
+
+    r.notes.push_back(
+        "FLOPs: every thread of the padded grid runs K rounded up to 16 "
+        "(zero-filled edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₁₆ + 3MN");
+    r.notes.push_back(vec ? "L1: float4 path: rows of A in 64-byte pieces, rows of B in 512-byte "
+                            "pieces, each sector used whole"
+                          : "L1: scalar fallback (N or K not a multiple of 4): four 4-byte loads "
+                            "per float4, lanes 16 bytes apart, each load its own sectors");
+    r.notes.push_back(c.c_note);
+    r.notes.push_back(c.smem_store_note);
+    r.notes.push_back(c.smem_load_note);
+    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTAs per SM (" +
+                      std::to_string(c.registers) + " registers × 128 threads), so " +
+                      std::to_string(dram.waves) +
+                      " waves; each wave re-reads the strips of A and B it touches when A + B "
+                      "exceed half the L2, C read once");
+    return m;
+}
+
+}  // namespace tgemm::kernels::warptile_model
