@@ -8,27 +8,19 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "run_cli.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct result {
-    int code;
-    std::string out;
-    std::string err;
-};
+using result = tgemm::test::cli_result;
 
 result run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = tgemm::cli::run(args, out, err);
-    return {code, out.str(), err.str()};
+    return tgemm::test::run_cli(std::move(args));
 }
-
 int lines(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
+    return tgemm::test::count_lines(s);
 }
 
 class Cli : public ::testing::Test {

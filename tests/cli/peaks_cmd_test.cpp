@@ -6,25 +6,17 @@
 
 #include "cli/app.hpp"
 #include "gpu/device.hpp"
+#include "run_cli.hpp"
 
 namespace {
 
-struct result {
-    int code;
-    std::string out;
-    std::string err;
-};
+using result = tgemm::test::cli_result;
 
 result run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = tgemm::cli::run(args, out, err);
-    return {code, out.str(), err.str()};
+    return tgemm::test::run_cli(std::move(args));
 }
-
 int lines(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
+    return tgemm::test::count_lines(s);
 }
 
 }  // namespace
