@@ -208,10 +208,7 @@ rung make() {
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                if (model::ceil_div(s.m, l) > 65535)
-                    return "M = " + std::to_string(s.m) + " needs more than 65535 CTA rows of " +
-                           std::to_string(l);
-                return std::nullopt;
+                return kernels::grid_rows_exceeded(s, l);
             }};
 }
 

@@ -223,9 +223,7 @@ rung make() {
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
                 if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
                     return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
-                if (model::ceil_div(s.m, bm) > 65535)
-                    return "M above 65535·128 exceeds the grid's y dimension";
-                return std::nullopt;
+                return kernels::grid_rows_exceeded(s, bm);
             }};
 }
 

@@ -247,8 +247,7 @@ rung make() {
             .can_run = [](const gpu_info& gpu, const shape& s) -> std::optional<std::string> {
                 if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
                     return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
-                if (model::ceil_div(s.m, cfg::bm) > 65535)
-                    return "M above 65535·BM exceeds the grid's y dimension";
+                if (auto why = kernels::grid_rows_exceeded(s, cfg::bm)) return why;
                 if (gpu.smem_per_block_optin > 0 && gpu.smem_per_block_optin < cfg::smem_bytes)
                     return "needs " + std::to_string(cfg::smem_bytes) +
                            " bytes of shared memory per block; this GPU allows " +

@@ -25,4 +25,11 @@ void add_epilogue_traffic(refined_model& r, const shape& s, std::int64_t seg) {
     r.set("l1_global_store_bytes", c_bytes);
 }
 
+std::optional<std::string> grid_rows_exceeded(const shape& s, std::int64_t tile_m) {
+    constexpr std::int64_t max_grid_y = 65535;
+    if (model::ceil_div(s.m, tile_m) <= max_grid_y) return std::nullopt;
+    return "M = " + std::to_string(s.m) + " needs more than 65535 CTA rows of " +
+           std::to_string(tile_m);
+}
+
 }  // namespace tgemm::kernels

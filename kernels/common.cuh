@@ -2,6 +2,8 @@
 // Helpers shared by the rung files: launch checks and the sector arithmetic of the refined
 // models.
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "model/rung_model.hpp"
 
@@ -24,5 +26,9 @@ inline constexpr int sector_bytes = 32;
 // The refined L1 and store predictions shared by every kernel that writes C once per element
 // in `seg`-wide coalesced row segments and reads C once the same way (β ≠ 0).
 void add_epilogue_traffic(refined_model& r, const shape& s, std::int64_t seg);
+
+// Why a grid with one CTA row per `tile_m` rows of C cannot launch: gridDim.y holds at most
+// 65535. Nothing when it fits. Every rung that maps M to blockIdx.y checks this in can_run.
+[[nodiscard]] std::optional<std::string> grid_rows_exceeded(const shape& s, std::int64_t tile_m);
 
 }  // namespace tgemm::kernels

@@ -34,3 +34,20 @@ TEST(Registry, EveryRungHasAModelAndALauncher) {
         EXPECT_GT(m.textbook.global_bytes, 0) << r->id;
     }
 }
+
+// gridDim.y holds 65535 CTA rows: a taller M is refused with the reason, a normal one runs.
+TEST(Registry, RungsRefuseAnMTallerThanTheGridHolds) {
+    const gpu_info gpu;  // no shared-memory limit known: only the grid matters here
+    for (const auto* id : {"thread_tiling", "blocktiling_2d", "vectorized", "sm90_fp32"}) {
+        const auto& r = rung_registry::get().find(id);
+        const std::int64_t tile = std::string(id) == "thread_tiling" ? 32 : 128;
+        const shape fits{65535 * tile, 64, 64};
+        const shape too_tall{65535 * tile + 1, 64, 64};
+        EXPECT_FALSE(r.can_run(gpu, fits)) << id;
+        const auto why = r.can_run(gpu, too_tall);
+        ASSERT_TRUE(why) << id;
+        EXPECT_EQ(*why, "M = " + std::to_string(too_tall.m) +
+                            " needs more than 65535 CTA rows of " + std::to_string(tile))
+            << id;
+    }
+}
