@@ -1,0 +1,223 @@
+#pragma once
+// BF16 GEMM with mma.sync.m16n8k16 fed by ldmatrix from XOR-swizzled shared memory, filled by a
+// cp.async pipeline of `Stages` K tiles (rung 14, bf16_mma; seed 003's ldmatrix and swizzling
+// notes). Runs on sm_80 and later.
+//
+// Per CTA a BM×BN tile, 4 warps in a 2×2 grid, each a (BM/2)×(BN/2) warp tile of m16n8 blocks.
+// Shared memory, per stage:
+// - A as BM rows of BK = 32 bf16 (64 bytes: four 16-byte chunks); chunk c of row r is stored at
+//   chunk c ^ ((r / 2) mod 4). ldmatrix reads 8 rows of one chunk per phase; rows 64 bytes apart
+//   would meet in two bank groups (4-way conflicts), the XOR spreads them over all eight.
+// - B as BK rows of BN bf16 (BN/8 chunks); chunk c of row r is stored at c ^ (r mod 8).
+//   ldmatrix.trans reads 8 consecutive k rows of one chunk per phase; rows BN·2 bytes apart
+//   would all meet in one bank group (8-way), the XOR gives each its own.
+// The XOR lives in one __host__ __device__ function per operand, which the model's
+// bank-conflict count calls too.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace tgemm::bf16_mma {
+
+template <int BM, int BN, int Stages>
+struct config {
+    static constexpr int bm = BM;
+    static constexpr int bn = BN;
+    static constexpr int bk = 32;
+    static constexpr int stages = Stages;
+    static constexpr int threads = 128;
+    static constexpr int wm = BM / 2;  // warp tile
+    static constexpr int wn = BN / 2;
+    static constexpr int m16 = wm / 16;  // m16 blocks per warp
+    static constexpr int n8 = wn / 8;    // n8 blocks per warp
+    static_assert(wm % 16 == 0 && wn % 16 == 0, "warp tiles of whole m16 and n16 blocks");
+    static constexpr int a_chunks = bk / 8;  // 16-byte chunks per row of A's tile
+    static constexpr int b_chunks = BN / 8;  // per row of B's tile
+    static_assert(b_chunks % 8 == 0, "B's swizzle permutes chunks in groups of 8");
+    static constexpr int a_stage_bytes = BM * bk * 2;
+    static constexpr int b_stage_bytes = bk * BN * 2;
+    static constexpr int smem_bytes = Stages * (a_stage_bytes + b_stage_bytes);
+    static constexpr int a_copies = BM * a_chunks / threads;  // 16-byte copies per thread
+    static constexpr int b_copies = bk * b_chunks / threads;
+    static_assert(BM * a_chunks % threads == 0 && bk * b_chunks % threads == 0,
+                  "copies split evenly among the threads");
+};
+
+// Byte offset of chunk `chunk` of row `row` in a stage of A's tile.
+__host__ __device__ constexpr int a_chunk_offset(int row, int chunk) {
+    return row * 64 + ((chunk ^ ((row >> 1) & 3)) << 4);
+}
+// Byte offset of chunk `chunk` of row `row` in a stage of B's tile of `bn` columns.
+__host__ __device__ constexpr int b_chunk_offset(int row, int chunk, int bn) {
+    return row * bn * 2 + ((chunk ^ (row & 7)) << 4);
+}
+
+struct params {
+    int m = 0;
+    int n = 0;
+    int k = 0;
+    float alpha = 1;
+    float beta = 0;
+    const __nv_bfloat16* a = nullptr;
+    const __nv_bfloat16* b = nullptr;
+    __nv_bfloat16* c = nullptr;
+};
+
+__device__ __forceinline__ void cp_async_16(std::uint32_t dst, const void* src, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    // A source size of 0 fills the 16 bytes with zeros and reads nothing.
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
+                 "r"(valid ? 16 : 0)
+                 : "memory");
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+template <int Pending>
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+#endif
+}
+
+template <class Cfg>
+__device__ __forceinline__ void load_stage(const params& p, std::uint32_t sa, std::uint32_t sb,
+                                           int m0, int n0, int k0) {
+    const int tid = threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < Cfg::a_copies; ++i) {
+        const int idx = tid + i * Cfg::threads;
+        const int row = idx / Cfg::a_chunks;
+        const int chunk = idx % Cfg::a_chunks;
+        const int gr = m0 + row;
+        const int gk = k0 + chunk * 8;
+        const bool ok = gr < p.m && gk < p.k;  // K is a multiple of 8: whole chunks
+        const auto* src = ok ? p.a + static_cast<std::size_t>(gr) * p.k + gk : p.a;
+        cp_async_16(sa + a_chunk_offset(row, chunk), src, ok);
+    }
+#pragma unroll
+    for (int i = 0; i < Cfg::b_copies; ++i) {
+        const int idx = tid + i * Cfg::threads;
+        const int row = idx / Cfg::b_chunks;
+        const int chunk = idx % Cfg::b_chunks;
+        const int gk = k0 + row;
+        const int gn = n0 + chunk * 8;
+        const bool ok = gk < p.k && gn < p.n;
+        const auto* src = ok ? p.b + static_cast<std::size_t>(gk) * p.n + gn : p.b;
+        cp_async_16(sb + b_chunk_offset(row, chunk, Cfg::bn), src, ok);
+    }
+}
+
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t addr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+#endif
+}
+
+__device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&r)[4], std::uint32_t addr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+#endif
+}
+
+__device__ __forceinline__ void mma_bf16(float (&d)[4], const std::uint32_t (&a)[4],
+                                         std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::threads) bf16_mma_kernel(const params p) {
+    extern __shared__ __align__(128) std::uint8_t smem[];
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    const int wm0 = (warp / 2) * Cfg::wm;
+    const int wn0 = (warp % 2) * Cfg::wn;
+    const int m0 = blockIdx.y * Cfg::bm;
+    const int n0 = blockIdx.x * Cfg::bn;
+    const int k_tiles = (p.k + Cfg::bk - 1) / Cfg::bk;
+    const auto base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+    const auto sa = [&](int s) { return base + s * Cfg::a_stage_bytes; };
+    const auto sb = [&](int s) {
+        return base + Cfg::stages * Cfg::a_stage_bytes + s * Cfg::b_stage_bytes;
+    };
+
+#pragma unroll
+    for (int s = 0; s < Cfg::stages - 1; ++s) {
+        if (s < k_tiles) load_stage<Cfg>(p, sa(s), sb(s), m0, n0, s * Cfg::bk);
+        cp_async_commit();
+    }
+
+    float acc[Cfg::m16][Cfg::n8][4] = {};
+    for (int kt = 0; kt < k_tiles; ++kt) {
+        cp_async_wait<Cfg::stages - 2>();
+        __syncthreads();  // tile kt is in; every warp is done with tile kt - 1's stage
+        const int next = kt + Cfg::stages - 1;
+        if (next < k_tiles)
+            load_stage<Cfg>(p, sa(next % Cfg::stages), sb(next % Cfg::stages), m0, n0,
+                            next * Cfg::bk);
+        cp_async_commit();
+        const std::uint32_t a_s = sa(kt % Cfg::stages);
+        const std::uint32_t b_s = sb(kt % Cfg::stages);
+#pragma unroll
+        for (int kk = 0; kk < Cfg::bk / 16; ++kk) {
+            std::uint32_t af[Cfg::m16][4];
+#pragma unroll
+            for (int i = 0; i < Cfg::m16; ++i)
+                ldmatrix_x4(af[i], a_s + a_chunk_offset(wm0 + 16 * i + lane % 16,
+                                                        2 * kk + lane / 16));
+            std::uint32_t bf[Cfg::n8 / 2][4];
+#pragma unroll
+            for (int j = 0; j < Cfg::n8 / 2; ++j)
+                ldmatrix_x4_trans(
+                    bf[j], b_s + b_chunk_offset(16 * kk + lane % 8 + 8 * ((lane / 8) % 2),
+                                                (wn0 + 16 * j) / 8 + lane / 16, Cfg::bn));
+#pragma unroll
+            for (int i = 0; i < Cfg::m16; ++i)
+#pragma unroll
+                for (int j = 0; j < Cfg::n8; ++j)
+                    mma_bf16(acc[i][j], af[i], bf[j / 2][2 * (j % 2)], bf[j / 2][2 * (j % 2) + 1]);
+        }
+    }
+    cp_async_wait<0>();
+
+#pragma unroll
+    for (int i = 0; i < Cfg::m16; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::n8; ++j) {
+            const int col = n0 + wn0 + 8 * j + 2 * (lane % 4);
+            if (col >= p.n) continue;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int row = m0 + wm0 + 16 * i + lane / 4 + 8 * h;
+                if (row >= p.m) continue;
+                auto* out = reinterpret_cast<__nv_bfloat162*>(
+                    p.c + static_cast<std::size_t>(row) * p.n + col);
+                float x = p.alpha * acc[i][j][2 * h];
+                float y = p.alpha * acc[i][j][2 * h + 1];
+                if (p.beta != 0.0f) {
+                    const float2 old = __bfloat1622float2(*out);
+                    x = fmaf(p.beta, old.x, x);
+                    y = fmaf(p.beta, old.y, y);
+                }
+                *out = __floats2bfloat162_rn(x, y);
+            }
+        }
+}
+
+}  // namespace tgemm::bf16_mma

@@ -1,0 +1,102 @@
+#pragma once
+// The work schedule of the persistent tensor-core kernels (kernels/tensor/bf16_ws.cuh): which
+// tiles, and which K range of each, a cluster of CTAs computes, in what order. The kernel walks
+// it on the device; the refined model and the tests walk the same functions on the host.
+//
+// P clusters are resident. The T tiles are cut into whole waves of P tiles, which every cluster
+// computes whole ("data-parallel" tiles, tile c, c + P, c + 2P, ... for cluster c), and a tail
+// of R = T mod P tiles. A tail of R < P tiles would leave P − R clusters idle for one tile's
+// time, so the tail's R·KT k-iterations are split evenly ("stream-K"): cluster c takes
+// iterations [c·q, (c+1)·q) with q = ⌈R·KT / P⌉. A tile the split cuts into pieces is finished
+// by the cluster that computed its first k-tile (its "owner"), after it has added the partial
+// sums the others left in a workspace. A piece that does not start at k = 0 is always the first
+// piece of its cluster's range, so a cluster writes at most one partial and never waits on a
+// cluster that is itself waiting.
+#if defined(__CUDACC__)
+#define TGEMM_HD __host__ __device__
+#else
+#define TGEMM_HD
+#endif
+
+namespace tgemm::tensor {
+
+struct work_unit {
+    int tile = 0;     // cluster tile index, in raster order
+    int k_begin = 0;  // k-tiles [k_begin, k_end)
+    int k_end = 0;
+    bool owner = true;  // finishes the tile (epilogue); else leaves a partial in its slot
+    // Owner of a split tile: the clusters whose partials it adds, [first, last).
+    int contributors_first = 0;
+    int contributors_last = 0;
+};
+
+struct ws_schedule {
+    int clusters = 1;  // P
+    int tiles = 0;     // T
+    int k_tiles = 0;   // KT
+    int dp_tiles = 0;  // tiles computed whole: whole waves, or all of them without stream-K
+    int sk_share = 0;  // q: tail k-iterations per cluster (0: no stream-K tail)
+
+    [[nodiscard]] TGEMM_HD static ws_schedule make(int clusters, int tiles, int k_tiles,
+                                                   bool stream_k) {
+        ws_schedule s;
+        s.clusters = clusters;
+        s.tiles = tiles;
+        s.k_tiles = k_tiles;
+        const int tail = tiles % clusters;
+        // Below one wave there is nothing to balance against: keep whole tiles.
+        if (!stream_k || tail == 0 || tiles < clusters) {
+            s.dp_tiles = tiles;
+            return s;
+        }
+        s.dp_tiles = tiles - tail;
+        s.sk_share = (tail * k_tiles + clusters - 1) / clusters;
+        return s;
+    }
+
+    [[nodiscard]] TGEMM_HD int tail_iterations() const {
+        return (tiles - dp_tiles) * k_tiles;
+    }
+    [[nodiscard]] TGEMM_HD int dp_count(int c) const {
+        return c < dp_tiles ? (dp_tiles - c + clusters - 1) / clusters : 0;
+    }
+    // Pieces of the tail in cluster c's range.
+    [[nodiscard]] TGEMM_HD int sk_count(int c) const {
+        if (sk_share == 0) return 0;
+        const int first = c * sk_share;
+        const int end = min_int((c + 1) * sk_share, tail_iterations());
+        if (first >= end) return 0;
+        return (end - 1) / k_tiles - first / k_tiles + 1;
+    }
+    [[nodiscard]] TGEMM_HD int units(int c) const { return dp_count(c) + sk_count(c); }
+
+    // The i-th unit of cluster c: its whole tiles first, then its pieces of the tail.
+    [[nodiscard]] TGEMM_HD work_unit unit(int c, int i) const {
+        work_unit w;
+        const int dp = dp_count(c);
+        if (i < dp) {
+            w.tile = c + i * clusters;
+            w.k_end = k_tiles;
+            return w;
+        }
+        const int first = c * sk_share;
+        const int last = min_int((c + 1) * sk_share, tail_iterations()) - 1;
+        const int piece = first / k_tiles + (i - dp);
+        w.tile = dp_tiles + piece;
+        w.k_begin = piece == first / k_tiles ? first % k_tiles : 0;
+        w.k_end = piece == last / k_tiles ? last % k_tiles + 1 : k_tiles;
+        w.owner = w.k_begin == 0;
+        if (w.owner && w.k_end < k_tiles) {
+            w.contributors_first = c + 1;
+            w.contributors_last = ((piece + 1) * k_tiles - 1) / sk_share + 1;
+        }
+        return w;
+    }
+
+  private:
+    [[nodiscard]] TGEMM_HD static int min_int(int a, int b) { return a < b ? a : b; }
+};
+
+}  // namespace tgemm::tensor
+
+#undef TGEMM_HD
