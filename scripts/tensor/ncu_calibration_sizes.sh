@@ -1,0 +1,8 @@
+#!/bin/bash
+# Calibration 2: exact candidate names, several sizes; FP32 op counts, LRC coalescing, ldsm.
+M="smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__inst_executed_pipe_fma.sum,sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum,sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum,sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum,sm__sass_data_bytes_mem_shared_op_ldsm.sum,smsp__sass_data_bytes_mem_shared_op_ldgsts.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum,l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum,l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum,lts__t_bytes.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lrc__request_sectors_op_read_coalescable.sum,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read.sum,lrc__lts2lrc_sectors_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum,gpu__time_duration.sum"
+for size in 1024x1024x1024 2048x2048x2048 4096x4096x4096; do
+for c in mma_128x128x32_s4 ws_128x256_s4_c1_row_direct ws_128x256_s3_c1_row_tma ws_128x256_s3_c2_grp8_tma_mc ws_128x256_s3_c2_grp8_tma_nomc; do
+  echo "=== $c $size"
+  TUNE_ONLY=$c TUNE_RUNS=1 ncu --clock-control none --cache-control all -k regex:bf16_ -c 1 --csv --print-units base --metrics "$M" ./tune_bf16 $size 2>&1 | grep -E '^"'
+done; done
