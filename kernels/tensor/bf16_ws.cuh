@@ -32,7 +32,7 @@
 
 namespace tgemm::bf16_ws {
 
-enum class raster { row_major, grouped };
+using tensor::raster;
 enum class epilogue { direct, tma };
 
 template <int BM, int BN, int Stages, int Consumers, int ClusterM, raster Raster, epilogue Epi,
@@ -140,25 +140,12 @@ __device__ __forceinline__ tile_walk make_walk(const params& p) {
     return w;
 }
 
-// The first row and column of this CTA's part of walk step t.
+// The first row and column of this CTA's part of tile t.
 template <class Cfg>
 __device__ __forceinline__ void tile_origin(const tile_walk& w, int t, int& m0, int& n0) {
-    int tm = 0, tn = 0;
-    if constexpr (Cfg::order == raster::grouped) {
-        // Groups of GroupM rows of tiles, walked column by column: the CTAs resident together
-        // share a few strips of A and of B, which stay in L2 while they march along K.
-        const int span = Cfg::group_m * w.tiles_n;
-        const int first = t / span * Cfg::group_m;
-        const int rows = min(w.tiles_m - first, Cfg::group_m);
-        const int in_group = t % span;
-        tm = first + in_group % rows;
-        tn = in_group / rows;
-    } else {
-        tm = t / w.tiles_n;
-        tn = t % w.tiles_n;
-    }
-    m0 = (tm * Cfg::cluster_m + w.rank) * Cfg::bm;
-    n0 = tn * Cfg::bn;
+    const tensor::tile_coord c = tensor::tile_at(Cfg::order, Cfg::group_m, w.tiles_m, w.tiles_n, t);
+    m0 = (c.tm * Cfg::cluster_m + w.rank) * Cfg::bm;
+    n0 = c.tn * Cfg::bn;
 }
 
 template <class Cfg>

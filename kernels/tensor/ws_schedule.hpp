@@ -20,6 +20,33 @@
 
 namespace tgemm::tensor {
 
+// The order in which walk step t visits the tiles (tiles_m rows of cluster tiles × tiles_n).
+enum class raster { row_major, grouped };
+
+struct tile_coord {
+    int tm = 0;  // row of cluster tiles
+    int tn = 0;  // column of tiles
+};
+
+// Row-major, or in groups of `group_m` rows of tiles walked column by column: the CTAs resident
+// together then share a few strips of A and of B, which stay in L2 while they march along K.
+[[nodiscard]] TGEMM_HD inline tile_coord tile_at(raster order, int group_m, int tiles_m, int tiles_n,
+                                                 int t) {
+    tile_coord c;
+    if (order == raster::grouped) {
+        const int span = group_m * tiles_n;
+        const int first = t / span * group_m;
+        const int rows = tiles_m - first < group_m ? tiles_m - first : group_m;
+        const int in_group = t % span;
+        c.tm = first + in_group % rows;
+        c.tn = in_group / rows;
+    } else {
+        c.tm = t / tiles_n;
+        c.tn = t % tiles_n;
+    }
+    return c;
+}
+
 struct work_unit {
     int tile = 0;     // cluster tile index, in raster order
     int k_begin = 0;  // k-tiles [k_begin, k_end)
@@ -44,8 +71,12 @@ struct ws_schedule {
         s.tiles = tiles;
         s.k_tiles = k_tiles;
         const int tail = tiles % clusters;
-        // Below one wave there is nothing to balance against: keep whole tiles.
-        if (!stream_k || tail == 0 || tiles < clusters) {
+        // Below one wave there is nothing to balance against: keep whole tiles. Splitting costs
+        // each split tile a partial written and read back and each cluster one more pipeline
+        // restart; measured on the H100 (docs/tuning.md) that outweighs the gain while the
+        // tail keeps at least three quarters of the clusters busy (4096³: 58 of 66, 3 % slower
+        // split) and pays once it leaves more idle (8192³: 34 of 66, 1.4 % faster split).
+        if (!stream_k || tail == 0 || tiles < clusters || 4 * tail > 3 * clusters) {
             s.dp_tiles = tiles;
             return s;
         }
