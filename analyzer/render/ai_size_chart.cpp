@@ -43,7 +43,7 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
         start_chart(a, chart_kind::ai_vs_size, "layout_ai_vs_size", "DRAM AI vs problem size", "");
     const profile& p = *a.source;
     const auto& measure = opts.measure;
-    const auto main_series = c.predicted ? series::predicted : series::measured;
+    const auto main_kind = c.predicted ? marker_kind::refined : marker_kind::measured;
 
     // The square sizes with rows, in increasing N; the rest are named in a note.
     std::vector<std::int64_t> ns;
@@ -224,7 +224,7 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
     if (ridge) {
         chart_line l;
         l.name = "DRAM ridge";
-        l.series = "reference";
+        l.role = line_role::reference;
         l.colour_tone = tone::muted;
         l.dashed = true;
         l.width_px = 3;
@@ -251,7 +251,7 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
         if (px.size() >= 2) {
             chart_line l;
             l.name = rs.rung;
-            l.series = std::string(series::textbook);
+            l.kind = marker_kind::textbook;
             l.colour = rs.colour;
             l.dashed = true;
             l.width_px = 1.8;
@@ -265,7 +265,7 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
         for (std::size_t i = 0; i < rs.main.size(); ++i) {
             chart_marker m;
             m.rung = rs.rung;
-            m.series = std::string(main_series);
+            m.kind = main_kind;
             m.at = px[i];
             m.value = rs.main[i].y;
             m.colour = rs.colour;
@@ -276,7 +276,7 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
         if (px.size() >= 2) {
             chart_line l;
             l.name = rs.rung;
-            l.series = std::string(main_series);
+            l.kind = main_kind;
             l.colour = rs.colour;
             l.width_px = 2.6;
             l.points = std::move(px);

@@ -73,7 +73,7 @@ bytes3 level_bytes(const row_analysis& r, std::size_t level) {
 }
 
 struct series_spec {
-    std::string_view name;
+    marker_kind kind;
     bar_fill fill;
     std::optional<double> bytes3::*value;
 };
@@ -89,10 +89,11 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
     const auto& measure = opts.measure;
 
     std::vector<series_spec> series_list = {
-        {series::textbook, bar_fill::hatched, &bytes3::textbook},
-        {series::refined, bar_fill::tint, &bytes3::refined},
+        {marker_kind::textbook, bar_fill::hatched, &bytes3::textbook},
+        {marker_kind::refined, bar_fill::tint, &bytes3::refined},
     };
-    if (!c.predicted) series_list.push_back({series::measured, bar_fill::solid, &bytes3::measured});
+    if (!c.predicted)
+        series_list.push_back({marker_kind::measured, bar_fill::solid, &bytes3::measured});
 
     // The rungs with a row at the focus size, in ladder order.
     const auto rungs = coloured_rungs(a);
@@ -253,7 +254,7 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
                 }
                 chart_bar bar;
                 bar.rung = r.row->kernel;
-                bar.series = std::string(series_list[s].name);
+                bar.kind = series_list[s].kind;
                 bar.panel = panel;
                 bar.colour = colour;
                 bar.fill = series_list[s].fill;

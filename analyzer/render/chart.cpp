@@ -18,26 +18,28 @@ point chart_panel::to_px(point data) const {
 
 namespace {
 
-template <class T>
-std::size_t count_series(const std::vector<T>& v, std::string_view of) {
-    return static_cast<std::size_t>(std::count_if(
-        v.begin(), v.end(), [of](const T& x) { return of.empty() || x.series == of; }));
+template <class T, class P>
+std::size_t count_where(const std::vector<T>& v, P pred) {
+    return static_cast<std::size_t>(std::count_if(v.begin(), v.end(), pred));
 }
 
 }  // namespace
 
-std::size_t chart::count_bars(std::string_view of) const {
-    return count_series(bars, of);
+std::size_t chart::count_bars(marker_kind of) const {
+    return count_where(bars, [of](const chart_bar& b) { return b.kind == of; });
 }
-std::size_t chart::count_lines(std::string_view of) const {
-    return count_series(lines, of);
+std::size_t chart::count_lines(marker_kind of) const {
+    return count_where(
+        lines, [of](const chart_line& l) { return l.role == line_role::series && l.kind == of; });
 }
-std::size_t chart::count_markers(std::string_view of) const {
-    return count_series(markers, of);
+std::size_t chart::count_lines(line_role of) const {
+    return count_where(lines, [of](const chart_line& l) { return l.role == of; });
+}
+std::size_t chart::count_markers(marker_kind of) const {
+    return count_where(markers, [of](const chart_marker& m) { return m.kind == of; });
 }
 std::size_t chart::count_labels(text_role role) const {
-    return static_cast<std::size_t>(std::count_if(
-        labels.begin(), labels.end(), [role](const label& l) { return l.role == role; }));
+    return count_where(labels, [role](const label& l) { return l.role == role; });
 }
 
 namespace detail {

@@ -16,22 +16,15 @@
 
 namespace tgemm::render {
 
-// Series names shared by the layouts and the tests.
-namespace series {
-inline constexpr std::string_view textbook = "textbook";
-inline constexpr std::string_view refined = "refined";
-inline constexpr std::string_view measured = "measured";
-inline constexpr std::string_view predicted = "predicted";
-inline constexpr std::string_view published = "published";
-}  // namespace series
-
 // How a bar is filled: solid (measured), tint (a light wash of the colour: the refined model),
 // hatched (diagonal strokes over a paler wash: the textbook), hollow (outline only: predicted).
 enum class bar_fill { solid, tint, hatched, hollow };
 
+// A bar, a data line or a marker belongs to a series of one marker_kind, as on the roofline:
+// where its value comes from. A predicted profile's refined-model values are its prediction.
 struct chart_bar {
     std::string rung;
-    std::string series;
+    marker_kind kind = marker_kind::measured;
     std::size_t panel = 0;
     int colour = 0;  // palette index: the rung's, as on the roofline
     bar_fill fill = bar_fill::solid;
@@ -40,10 +33,15 @@ struct chart_bar {
     rect box;             // pixels
 };
 
+// series: a rung's values across sizes. reference: a value to read the data against (a ridge,
+// a roof, cuBLAS), an annotation rather than data.
+enum class line_role { series, reference };
+
 // A polyline in pixels: a rung's AI across sizes, a reference value (ridge, roof, cuBLAS).
 struct chart_line {
-    std::string name;    // rung id for data lines; "cuBLAS", "FP32 theoretical", "DRAM ridge"
-    std::string series;  // "measured", "textbook", ... for data lines; "reference" otherwise
+    std::string name;  // rung id for a series; "cuBLAS", "FP32 theoretical", "DRAM ridge"
+    line_role role = line_role::series;
+    marker_kind kind = marker_kind::measured;  // a series' kind; unused for a reference
     std::size_t panel = 0;
     std::vector<point> points;
     tone colour_tone = tone::rung;
@@ -54,7 +52,7 @@ struct chart_line {
 
 struct chart_marker {
     std::string rung;
-    std::string series;
+    marker_kind kind = marker_kind::measured;
     std::size_t panel = 0;
     point at;          // pixels
     double value = 0;  // data units
@@ -106,10 +104,14 @@ struct chart {
     std::vector<legend_glyph> legend;
     std::vector<std::string> notes;  // also drawn, as labels of role note
 
-    // Counts for tests; an empty `of` counts every series.
-    [[nodiscard]] std::size_t count_bars(std::string_view of = {}) const;
-    [[nodiscard]] std::size_t count_lines(std::string_view of = {}) const;
-    [[nodiscard]] std::size_t count_markers(std::string_view of = {}) const;
+    // Counts for tests: every element, or those of one series kind (lines: one role).
+    [[nodiscard]] std::size_t count_bars() const { return bars.size(); }
+    [[nodiscard]] std::size_t count_bars(marker_kind of) const;
+    [[nodiscard]] std::size_t count_lines() const { return lines.size(); }
+    [[nodiscard]] std::size_t count_lines(marker_kind of) const;  // series lines only
+    [[nodiscard]] std::size_t count_lines(line_role of) const;
+    [[nodiscard]] std::size_t count_markers() const { return markers.size(); }
+    [[nodiscard]] std::size_t count_markers(marker_kind of) const;
     [[nodiscard]] std::size_t count_labels(text_role role) const;
 };
 

@@ -63,6 +63,7 @@ enum class marker_shape { circle, square, triangle_up, diamond, triangle_down, h
 // profiles; in the hierarchical roofline also levels the textbook does not count, as L2).
 // published: a throughput someone else measured on that GPU (model/published.hpp), drawn on a
 // predicted profile only, at the refined model's DRAM AI: a filled diamond, outlined dark.
+// The report charts (chart.hpp) name their series with the same kinds.
 enum class marker_kind { measured, textbook, refined, published };
 
 struct marker {

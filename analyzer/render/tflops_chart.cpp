@@ -304,7 +304,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
         if (b.value) {
             chart_bar bar;
             bar.rung = b.rung;
-            bar.series = std::string(c.predicted ? series::predicted : series::measured);
+            bar.kind = c.predicted ? marker_kind::refined : marker_kind::measured;
             bar.colour = b.colour;
             bar.fill = c.predicted ? bar_fill::hollow : bar_fill::solid;
             bar.dashed = c.predicted;
@@ -316,7 +316,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
         if (b.published) {
             chart_marker m;
             m.rung = b.rung;
-            m.series = std::string(series::published);
+            m.kind = marker_kind::published;
             m.at = {px_at(b.published->tflops, top), cy};
             m.value = b.published->tflops;
             m.glyph = marker_shape::diamond;
@@ -345,7 +345,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
     for (const auto& r : refs) {
         chart_line l;
         l.name = r.name;
-        l.series = "reference";
+        l.role = line_role::reference;
         l.colour_tone = r.t;
         l.dashed = r.dashed;
         l.width_px = r.name == "cuBLAS" ? 2.2 : 2.6;
