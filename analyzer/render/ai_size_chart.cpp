@@ -23,19 +23,6 @@ constexpr double min_plot_w = 900;
 constexpr double min_plot_h = 560;
 constexpr double marker_radius = 6;
 
-// An x axis through the sizes themselves: a labelled tick at each N, a little room at the ends.
-axis size_axis(const std::vector<std::int64_t>& ns) {
-    axis x;
-    x.title = "N (M = N = K), log scale";
-    x.scale = scale_kind::log;
-    const double lo = static_cast<double>(ns.front());
-    const double hi = static_cast<double>(ns.back());
-    x.min = lo / (ns.size() > 1 ? 1.25 : 2.0);
-    x.max = hi * (ns.size() > 1 ? 1.25 : 2.0);
-    for (const auto n : ns) x.major.push_back({static_cast<double>(n), fmt::format("{}", n)});
-    return x;
-}
-
 }  // namespace
 
 chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
@@ -171,7 +158,8 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
         legend_w = std::max(legend_w, 38 + measure(e.second, chart_text_px, false));
 
     // The axes, then the plot box: ticks left and below, the legend right, notes at the bottom.
-    const auto x_axis = size_axis(ns.empty() ? std::vector<std::int64_t>{1024} : ns);
+    const auto x_axis = make_value_axis("N (M = N = K), log scale",
+                                        ns.empty() ? std::vector<std::int64_t>{1024} : ns);
     auto y_axis = make_log_axis("DRAM arithmetic intensity (FLOP/byte, log scale)", lo, hi, 0);
     double tick_w = 0;
     for (const auto& t : y_axis.major)

@@ -11,6 +11,7 @@
 #include "render/label_placer.hpp"
 #include "render/layout_text.hpp"
 #include "render/rung_colours.hpp"
+#include "render/ticks.hpp"
 
 namespace tgemm::render {
 
@@ -37,26 +38,6 @@ std::string bound_name(std::string_view key) {
 
 std::string tflops_text(double v) {
     return fmt::format("{:.1f} TFLOP/s", v);
-}
-
-// Linear ticks at 1, 2, 2.5 or 5 × 10^k, about eight of them up to at least `hi`.
-axis linear_axis(std::string title, double hi) {
-    axis x;
-    x.title = std::move(title);
-    x.scale = scale_kind::linear;
-    x.min = 0;
-    const double raw = std::max(hi, 1e-9) / 8;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = 10 * mag;
-    for (const double f : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (f * mag >= raw) {
-            step = f * mag;
-            break;
-        }
-    x.max = std::ceil(hi / step - 1e-9) * step;
-    for (double v = 0; v <= x.max + step / 2; v += step)
-        x.major.push_back({v, fmt::format("{:g}", v)});
-    return x;
 }
 
 struct bar_row {
@@ -269,7 +250,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
     }
     chart_panel pn;
     pn.plot = plot;
-    pn.x = linear_axis(c.predicted ? "TFLOP/s (2MNK), predicted" : "TFLOP/s (2MNK)", hi);
+    pn.x = make_linear_axis(c.predicted ? "TFLOP/s (2MNK), predicted" : "TFLOP/s (2MNK)", hi);
     pn.y.scale = scale_kind::linear;
     pn.y.min = 0;
     pn.y.max = 1;
