@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "core/strings.hpp"
+#include "render/axis_labels.hpp"
+#include "render/chart_legend.hpp"
 #include "render/format.hpp"
 #include "render/layout_text.hpp"
 #include "render/rung_colours.hpp"
@@ -18,7 +20,6 @@ namespace {
 using namespace detail;
 
 constexpr double legend_gap = 40;
-constexpr double legend_row = 24;
 constexpr double min_plot_w = 900;
 constexpr double min_plot_h = 560;
 constexpr double marker_radius = 6;
@@ -128,34 +129,29 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
               "one covers the earlier.");
 
     // The legend panel to the right: kernels, then the line styles.
-    std::vector<std::pair<legend_glyph, std::string>> entries;
+    legend_column legend{"Kernels", {{}, {}}};
     for (const auto& rs : data) {
         legend_glyph g;
         g.kind = legend_glyph_kind::line;
         g.with_marker = !rs.main.empty();
         g.colour_tone = tone::rung;
         g.colour = rs.colour;
-        entries.push_back({g, rs.rung});
+        legend.groups[0].push_back({g, rs.rung, tone::rung, rs.colour});
     }
-    std::vector<std::pair<legend_glyph, std::string>> styles;
     {
         legend_glyph g;
         g.kind = legend_glyph_kind::line;
         g.with_marker = true;
         g.colour_tone = tone::ink;
-        styles.push_back({g, c.predicted ? "solid + dots: predicted (refined model)"
-                                         : "solid + dots: measured (counters)"});
+        legend.groups[1].push_back({g, c.predicted ? "solid + dots: predicted (refined model)"
+                                                   : "solid + dots: measured (counters)"});
         g.with_marker = false;
         g.dashed = true;
-        styles.push_back({g, "dashed: textbook (seed formula)"});
+        legend.groups[1].push_back({g, "dashed: textbook (seed formula)"});
         g.colour_tone = tone::muted;
-        if (ridge) styles.push_back({g, "grey dashed: DRAM ridge"});
+        if (ridge) legend.groups[1].push_back({g, "grey dashed: DRAM ridge"});
     }
-    double legend_w = measure("Kernels", chart_axis_title_px, true);
-    for (const auto& e : entries)
-        legend_w = std::max(legend_w, 38 + measure(e.second, chart_text_px, false));
-    for (const auto& e : styles)
-        legend_w = std::max(legend_w, 38 + measure(e.second, chart_text_px, false));
+    const double legend_w = legend.width(measure);
 
     // The axes, then the plot box: ticks left and below, the legend right, notes at the bottom.
     const auto x_axis = make_value_axis("N (M = N = K), log scale",
@@ -168,11 +164,10 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
     c.width = std::max(opts.width, 2 * chart_margin + gutter + min_plot_w + legend_gap + legend_w);
     const double plot_w = c.width - 2 * chart_margin - gutter - legend_gap - legend_w;
     const double y = place_titles(c, measure) + 12;
-    const double notes_h = notes_height(c, plot_w + gutter, measure);
+    const double notes_h = notes_height(c.notes, plot_w + gutter, {}, measure);
     const double below =
         line_box_height(chart_tick_px) + 10 + line_box_height(chart_axis_title_px) + 16;
-    const double legend_h = line_box_height(chart_axis_title_px) + 8 +
-                            static_cast<double>(entries.size() + styles.size()) * legend_row + 12;
+    const double legend_h = legend.height();
     const double plot_h =
         std::max({min_plot_h, opts.height - y - below - notes_h - chart_margin, legend_h});
     c.height = std::max(opts.height, y + plot_h + below + notes_h + chart_margin);
@@ -183,30 +178,9 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
     pn.y = y_axis;
 
     // Ticks and axis titles.
-    for (const auto& t : pn.x.major) {
-        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
-        l.box.x = pn.to_px({t.value, pn.y.min}).x - l.box.w / 2;
-        l.box.y = pn.plot.bottom() + 8;
-        c.labels.push_back(std::move(l));
-    }
-    for (const auto& t : pn.y.major) {
-        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
-        l.box.x = pn.plot.x - 10 - l.box.w;
-        l.box.y = pn.to_px({pn.x.min, t.value}).y - l.box.h / 2;
-        c.labels.push_back(std::move(l));
-    }
-    {
-        auto l = make_label(pn.x.title, chart_axis_title_px, false, text_role::axis_title, measure);
-        l.box.x = pn.plot.x + (pn.plot.w - l.box.w) / 2;
-        l.box.y = pn.plot.bottom() + 8 + line_box_height(chart_tick_px) + 6;
-        c.labels.push_back(std::move(l));
-        auto v = make_label(pn.y.title, chart_axis_title_px, false, text_role::axis_title, measure);
-        v.rotated = true;
-        std::swap(v.box.w, v.box.h);
-        v.box.x = chart_margin;
-        v.box.y = pn.plot.y + (pn.plot.h - v.box.h) / 2;
-        c.labels.push_back(std::move(v));
-    }
+    axis_label_style axis_text;
+    axis_text.y_title_left = chart_margin;
+    place_axis_labels(c.labels, pn.plot, pn.x, pn.y, axis_text, measure);
 
     // The ridge, under the data.
     if (ridge) {
@@ -273,27 +247,11 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
     }
 
     // The legend.
-    {
-        const double lx = pn.plot.right() + legend_gap;
-        double ly = pn.plot.y;
-        auto h = make_label("Kernels", chart_axis_title_px, true, text_role::legend, measure);
-        h.box.x = lx;
-        h.box.y = ly;
-        ly += h.box.h + 8;
-        c.labels.push_back(std::move(h));
-        const auto put = [&](const std::pair<legend_glyph, std::string>& e, tone t, int colour) {
-            place_legend_entry(c, e.first, e.second, lx, ly, measure);
-            c.labels.back().colour_tone = t;
-            c.labels.back().colour = colour;
-            ly += legend_row;
-        };
-        for (const auto& e : entries) put(e, tone::rung, e.first.colour);
-        ly += 12;
-        for (const auto& e : styles) put(e, tone::ink, 0);
-    }
+    place_legend_column(c, legend, pn.plot.right() + legend_gap, pn.plot.y, measure);
 
     c.panels.push_back(std::move(pn));
-    place_notes(c, chart_margin, c.panels.back().plot.bottom() + below, plot_w + gutter, measure);
+    place_notes(c.labels, c.notes, {chart_margin, c.panels.back().plot.bottom() + below},
+                plot_w + gutter, {}, measure);
     return c;
 }
 

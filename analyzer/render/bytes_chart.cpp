@@ -8,6 +8,8 @@
 #include <optional>
 
 #include "model/levels.hpp"
+#include "render/axis_labels.hpp"
+#include "render/chart_legend.hpp"
 #include "render/layout_text.hpp"
 #include "render/roofline_layout.hpp"
 #include "render/rung_colours.hpp"
@@ -157,29 +159,22 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
     double y = place_titles(c, measure) + 8;
     // The legend: one row under the title.
     {
-        double x = chart_margin;
-        const auto entry = [&](bar_fill fill, bool dashed, std::string text) {
+        std::vector<legend_entry> entries;
+        const auto entry = [&](bar_fill fill, std::string text) {
             legend_glyph g;
             g.kind = legend_glyph_kind::bar;
             g.fill = fill;
-            g.dashed = dashed;
-            x = place_legend_entry(c, g, std::move(text), x, y, measure);
+            entries.push_back({g, std::move(text)});
         };
-        entry(bar_fill::hatched, false, "textbook (seed formula)");
-        entry(bar_fill::tint, false,
+        entry(bar_fill::hatched, "textbook (seed formula)");
+        entry(bar_fill::tint,
               c.predicted ? "refined model (PREDICTED)" : "refined model (this tool)");
-        if (!c.predicted) entry(bar_fill::solid, false, "measured (CUPTI counters)");
-        auto l = make_label(fmt::format("{}  no value", dash), chart_text_px, false,
-                            text_role::legend, measure);
-        l.box.x = x;
-        l.box.y = y;
-        x = l.box.right() + 26;
-        c.labels.push_back(std::move(l));
-        place_colour_key(c, x, y, measure);
-        y += line_box_height(chart_text_px) + 14;
+        if (!c.predicted) entry(bar_fill::solid, "measured (CUPTI counters)");
+        entries.push_back({std::nullopt, fmt::format("{}  no value", dash)});
+        y = place_legend_row(c, entries, y, 14, measure);
     }
 
-    const double notes_h = notes_height(c, c.width - 2 * chart_margin, measure);
+    const double notes_h = notes_height(c.notes, c.width - 2 * chart_margin, {}, measure);
     const double title_band = line_box_height(panel_title_px) + 6;
     const double name_band = name_h + 10;
     const double fixed = y + 2 * (title_band + name_band) + row_gap + 12 + notes_h + chart_margin;
@@ -214,22 +209,11 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
         if (d.box.right() <= pn.plot.right()) c.labels.push_back(std::move(d));
 
         // Tick labels and the axis title (left column only: the scale is shared).
-        for (const auto& tk : pn.y.major) {
-            auto tl = make_label(tk.label, chart_tick_px, false, text_role::tick, measure);
-            const auto at = pn.to_px({0, tk.value});
-            tl.box.x = pn.plot.x - 8 - tl.box.w;
-            tl.box.y = at.y - tl.box.h / 2;
-            c.labels.push_back(std::move(tl));
-        }
-        if (col == 0) {
-            auto at =
-                make_label(pn.y.title, chart_axis_title_px, false, text_role::axis_title, measure);
-            at.rotated = true;
-            std::swap(at.box.w, at.box.h);
-            at.box.x = pn.plot.x - gutter;
-            at.box.y = pn.plot.y + (pn.plot.h - at.box.h) / 2;
-            if (at.box.h <= pn.plot.h) c.labels.push_back(std::move(at));
-        }
+        axis_label_style axis_text;
+        axis_text.y_tick_gap = 8;
+        axis_text.x_title = false;
+        if (col == 0) axis_text.y_title_left = pn.plot.x - gutter;
+        place_axis_labels(c.labels, pn.plot, pn.x, pn.y, axis_text, measure);
 
         // The bars, and a dash where a value is missing.
         const double slot = pn.plot.w / static_cast<double>(std::max<std::size_t>(rows.size(), 1));
@@ -279,7 +263,8 @@ chart layout_bytes_per_level(const analysis& a, const chart_options& opts) {
     if (rows.empty()) c.notes.push_back("The profile has no rows to chart.");
 
     const double notes_y = c.panels.empty() ? y : c.panels.back().plot.bottom() + name_band + 12;
-    place_notes(c, chart_margin, notes_y, c.width - 2 * chart_margin, measure);
+    place_notes(c.labels, c.notes, {chart_margin, notes_y}, c.width - 2 * chart_margin, {},
+                measure);
     return c;
 }
 

@@ -131,7 +131,6 @@ inline constexpr double chart_subtitle_px = 17;
 inline constexpr double chart_tick_px = 14;
 inline constexpr double chart_axis_title_px = 16;
 inline constexpr double chart_text_px = 14;
-inline constexpr double chart_note_px = 14;
 
 // The start every layout shares: a chart of `kind` with the profile's predicted flag, watermark
 // and title lines (chart_title_lines). `layout` names the caller in the error thrown when the
@@ -148,19 +147,6 @@ inline constexpr double chart_note_px = 14;
 // Lays the title lines out from the top-left margin, wrapped to c.width; returns the y below
 // them.
 double place_titles(chart& c, const text_width_fn& measure);
-
-// Lays the notes out, wrapped to `width`, from (x, y); returns the y below them.
-double place_notes(chart& c, double x, double y, double width, const text_width_fn& measure);
-
-// The height place_notes will take for c.notes at `width`.
-[[nodiscard]] double notes_height(const chart& c, double width, const text_width_fn& measure);
-
-// The muted "colour: kernel, as on the roofline" key at (x, y), ending a legend row.
-void place_colour_key(chart& c, double x, double y, const text_width_fn& measure);
-
-// One legend entry: a glyph and its text, left to right from (x, y); returns the x after it.
-double place_legend_entry(chart& c, legend_glyph g, std::string text, double x, double y,
-                          const text_width_fn& measure);
 
 }  // namespace detail
 

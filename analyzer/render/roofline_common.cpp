@@ -9,6 +9,7 @@
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "model/published.hpp"
+#include "render/axis_labels.hpp"
 #include "render/format.hpp"
 #include "render/names.hpp"
 #include "render/rung_colours.hpp"
@@ -19,8 +20,6 @@ namespace tgemm::render {
 namespace {
 
 constexpr double margin = 28;
-constexpr double title_px = 26;
-constexpr double subtitle_px = 17;
 constexpr double tick_px = 15;
 constexpr double axis_title_px = 17;
 constexpr double min_plot_w = 880;
@@ -222,20 +221,12 @@ void add_roof_legend(panel_content& c, bool any_measured_roof) {
 void frame_scene(scene& s, const panel_content& c, const render_options& opts) {
     const auto& measure = opts.measure;
     // Title block.
-    double y = margin;
-    for (std::size_t i = 0; i < s.title_lines.size(); ++i) {
-        const bool first = i == 0;
-        const bool warning = s.predicted && (first || i == 2);
-        auto l = make_label(
-            s.title_lines[i], first ? title_px : subtitle_px, first || warning,
-            first ? text_role::title : (warning ? text_role::warning : text_role::subtitle),
-            measure);
-        l.box.x = margin;
-        l.box.y = y;
-        l.colour_tone = warning ? tone::warning : (first ? tone::ink : tone::muted);
-        y += l.box.h + 6;
-        s.labels.push_back(std::move(l));
-    }
+    title_style style;
+    style.line_gap = 6;
+    style.after_title = 0;
+    style.bold_warning = true;
+    const double y =
+        place_title_block(s.labels, s.title_lines, s.predicted, {margin, margin}, style, measure);
     const double top = y + 22;
 
     // Canvas: the plot takes what the panel leaves, and the canvas grows rather than squeeze.
@@ -258,33 +249,14 @@ void frame_scene(scene& s, const panel_content& c, const render_options& opts) {
     for (auto& l : panel.labels) s.labels.push_back(std::move(l));
 
     // Ticks and axis titles.
-    for (const auto& t : s.x.major) {
-        auto l = make_label(t.label, tick_px, false, text_role::tick, measure);
-        const double px = s.to_px({t.value, s.y.min}).x;
-        l.box.x = px - l.box.w / 2;
-        l.box.y = s.plot.bottom() + tick_gap;
-        s.labels.push_back(std::move(l));
-    }
-    for (const auto& t : s.y.major) {
-        auto l = make_label(t.label, tick_px, false, text_role::tick, measure);
-        const double py = s.to_px({s.x.min, t.value}).y;
-        l.box.x = s.plot.x - tick_gap - l.box.w;
-        l.box.y = py - l.box.h / 2;
-        s.labels.push_back(std::move(l));
-    }
-    {
-        auto l = make_label(s.x.title, axis_title_px, false, text_role::axis_title, measure);
-        l.box.x = s.plot.x + (s.plot.w - l.box.w) / 2;
-        l.box.y = s.plot.bottom() + tick_gap + line_box_height(tick_px) + 12;
-        s.labels.push_back(std::move(l));
-    }
-    {
-        auto l = make_label(s.y.title, axis_title_px, false, text_role::axis_title, measure);
-        const double len = l.box.w;
-        l.rotated = true;
-        l.box = {margin, s.plot.y + (s.plot.h - len) / 2, l.box.h, len};
-        s.labels.push_back(std::move(l));
-    }
+    axis_label_style axis_text;
+    axis_text.tick_px = tick_px;
+    axis_text.title_px = axis_title_px;
+    axis_text.x_tick_gap = tick_gap;
+    axis_text.y_tick_gap = tick_gap;
+    axis_text.x_title_gap = 12;
+    axis_text.y_title_left = margin;
+    place_axis_labels(s.labels, s.plot, s.x, s.y, axis_text, measure);
 }
 
 rect plot_label_bounds(const scene& s) {

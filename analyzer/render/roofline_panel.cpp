@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/strings.hpp"
+#include "render/layout_text.hpp"
 
 namespace tgemm::render {
 
@@ -45,23 +45,6 @@ void panel_block::shift(double dx, double dy) {
         s.centre.x += dx;
         s.centre.y += dy;
     }
-}
-
-std::vector<std::string> wrap_text(const std::string& text, double width, double font_px, bool bold,
-                                   const text_width_fn& measure) {
-    std::vector<std::string> lines;
-    std::string line;
-    for (const auto word : split(text, ' ')) {
-        if (word.empty()) continue;
-        auto candidate = line.empty() ? std::string(word) : line + " " + std::string(word);
-        if (!line.empty() && measure(candidate, font_px, bold) > width) {
-            lines.push_back(line);
-            candidate = std::string(word);
-        }
-        line = std::move(candidate);
-    }
-    if (!line.empty()) lines.push_back(line);
-    return lines;
 }
 
 panel_block layout_panel(const panel_content& c, const text_width_fn& measure, double min_width) {
@@ -133,20 +116,7 @@ panel_block layout_panel(const panel_content& c, const text_width_fn& measure, d
 
     if (!c.notes.empty()) {
         y += block_gap / 2;
-        const double line_h = std::max(line_box_height(note_px) + 2, 0.0);
-        for (const auto& note : c.notes) {
-            for (const auto& line : wrap_text(note, b.width, note_px, false, measure)) {
-                label l;
-                l.text = line;
-                l.box = {0, y, measure(line, note_px, false), line_box_height(note_px)};
-                l.font_px = note_px;
-                l.role = text_role::note;
-                l.colour_tone = tone::muted;
-                b.labels.push_back(std::move(l));
-                y += line_h;
-            }
-            y += 4;
-        }
+        y = place_notes(b.labels, c.notes, {0, y}, b.width, {note_px, 2, 4}, measure);
     }
     b.height = y;
     return b;

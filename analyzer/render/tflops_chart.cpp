@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "model/published.hpp"
+#include "render/axis_labels.hpp"
+#include "render/chart_legend.hpp"
 #include "render/format.hpp"
 #include "render/label_placer.hpp"
 #include "render/layout_text.hpp"
@@ -175,44 +177,41 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
 
     // The legend row.
     {
-        double x = chart_margin;
+        std::vector<legend_entry> entries;
         legend_glyph g;
         g.kind = legend_glyph_kind::bar;
         g.fill = c.predicted ? bar_fill::hollow : bar_fill::solid;
         g.dashed = c.predicted;
-        x = place_legend_entry(c, g,
-                               c.predicted ? "predicted: bounding roof (PREDICTED)"
-                                           : "measured TFLOP/s (median of timed runs)",
-                               x, y, measure);
+        entries.push_back({g, c.predicted ? "predicted: bounding roof (PREDICTED)"
+                                          : "measured TFLOP/s (median of timed runs)"});
         if (cublas_tflops > 0) {
             legend_glyph l;
             l.kind = legend_glyph_kind::line;
             l.colour_tone = tone::ink;
-            x = place_legend_entry(c, l, "cuBLAS", x, y, measure);
+            entries.push_back({l, "cuBLAS"});
         }
         legend_glyph roof;
         roof.kind = legend_glyph_kind::line;
         roof.dashed = true;
-        x = place_legend_entry(c, roof, "FP32 roof, theoretical", x, y, measure);
+        entries.push_back({roof, "FP32 roof, theoretical"});
         if (refs.size() > (cublas_tflops > 0 ? 2u : 1u)) {
             roof.dashed = false;
-            x = place_legend_entry(c, roof, "FP32 roof, measured", x, y, measure);
+            entries.push_back({roof, "FP32 roof, measured"});
         }
         if (!published.empty()) {
             legend_glyph d;
             d.kind = legend_glyph_kind::marker;
             d.glyph = marker_shape::diamond;
             d.colour_tone = tone::ink;
-            x = place_legend_entry(c, d, "published (source in the notes)", x, y, measure);
+            entries.push_back({d, "published (source in the notes)"});
         }
-        place_colour_key(c, x, y, measure);
-        y += line_box_height(chart_text_px) + 10;
+        y = place_legend_row(c, entries, y, 10, measure);
     }
 
     // Geometry.
     const double plot_w = c.width - 2 * chart_margin - gutter;
     const double ref_band = 2 * line_box_height(chart_text_px) + 10;
-    const double notes_h = notes_height(c, c.width - 2 * chart_margin, measure);
+    const double notes_h = notes_height(c.notes, c.width - 2 * chart_margin, {}, measure);
     const double below =
         line_box_height(chart_tick_px) + 10 + line_box_height(chart_axis_title_px) + 16;
     const auto n_rows = static_cast<double>(std::max<std::size_t>(rows.size(), 1));
@@ -257,18 +256,7 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
     const double top = pn.x.max;
 
     // Ticks and the axis title.
-    for (const auto& t : pn.x.major) {
-        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
-        l.box.x = pn.to_px({t.value, 0}).x - l.box.w / 2;
-        l.box.y = plot.bottom() + 8;
-        c.labels.push_back(std::move(l));
-    }
-    {
-        auto l = make_label(pn.x.title, chart_axis_title_px, false, text_role::axis_title, measure);
-        l.box.x = plot.x + (plot.w - l.box.w) / 2;
-        l.box.y = plot.bottom() + 8 + line_box_height(chart_tick_px) + 6;
-        c.labels.push_back(std::move(l));
-    }
+    place_axis_labels(c.labels, plot, pn.x, pn.y, {}, measure);
 
     // Bars, names, labels and published diamonds, row by row from the top.
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -345,7 +333,8 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
     }
 
     c.panels.push_back(std::move(pn));
-    place_notes(c, chart_margin, plot.bottom() + below, c.width - 2 * chart_margin, measure);
+    place_notes(c.labels, c.notes, {chart_margin, plot.bottom() + below},
+                c.width - 2 * chart_margin, {}, measure);
     return c;
 }
 
