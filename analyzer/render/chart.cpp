@@ -62,6 +62,30 @@ chart start_chart(const analysis& a, chart_kind kind, std::string_view layout,
     return c;
 }
 
+double add_reference_line(chart& c, std::size_t panel, const reference_line& r, bool vertical) {
+    const auto& pn = c.panels.at(panel);
+    chart_line l;
+    l.name = r.name;
+    l.role = line_role::reference;
+    l.panel = panel;
+    l.colour_tone = r.colour_tone;
+    l.dashed = r.dashed;
+    l.width_px = r.width_px;
+    const auto at = vertical ? pn.to_px({r.value, pn.y.min}) : pn.to_px({pn.x.min, r.value});
+    if (vertical)
+        l.points = {{at.x, pn.plot.y}, {at.x, pn.plot.bottom()}};
+    else
+        l.points = {{pn.plot.x, at.y}, {pn.plot.right(), at.y}};
+    c.lines.push_back(std::move(l));
+    return vertical ? at.x : at.y;
+}
+
+label reference_label(const reference_line& r, const text_width_fn& measure) {
+    auto l = make_label(r.text, chart_text_px, r.bold, r.role, measure);
+    l.colour_tone = r.colour_tone;
+    return l;
+}
+
 double place_titles(chart& c, const text_width_fn& measure) {
     title_style style;
     style.wrap_width = c.width - 2 * chart_margin;

@@ -63,6 +63,19 @@ struct chart_marker {
     double radius_px = 6;
 };
 
+// A value the data is read against (cuBLAS, the FP32 roof, the DRAM ridge), as a chart declares
+// it: a line straight across the panel, and the words that name it.
+struct reference_line {
+    std::string name;  // chart_line::name
+    double value = 0;  // data units, on the axis the line crosses
+    tone colour_tone = tone::muted;
+    bool dashed = false;
+    double width_px = 2.6;
+    std::string text;  // the label
+    text_role role = text_role::roof;
+    bool bold = false;
+};
+
 // One set of axes. A categorical axis (rung names) is linear over [0, 1] with no ticks; its
 // names are labels.
 struct chart_panel {
@@ -143,6 +156,19 @@ inline constexpr double chart_text_px = 14;
 // (title_block, with the chart's own predicted note).
 [[nodiscard]] std::vector<std::string> chart_title_lines(const profile& p, std::string_view subject,
                                                          std::string_view qualifier);
+
+// The height under a plot for its x tick labels and axis title, and the gap before the notes.
+[[nodiscard]] inline double x_axis_band() {
+    return line_box_height(chart_tick_px) + 10 + line_box_height(chart_axis_title_px) + 16;
+}
+
+// The line of `r` across panel `panel` of `c`: vertical at x = r.value where `vertical`, else
+// horizontal at y = r.value. Appended to c.lines; returns its position in pixels along the
+// axis it marks.
+double add_reference_line(chart& c, std::size_t panel, const reference_line& r, bool vertical);
+
+// The label of `r`, sized; the caller places it.
+[[nodiscard]] label reference_label(const reference_line& r, const text_width_fn& measure);
 
 // Lays the title lines out from the top-left margin, wrapped to c.width; returns the y below
 // them.
