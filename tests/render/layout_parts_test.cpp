@@ -126,6 +126,39 @@ TEST(chart_legend, column_groups_rows_under_a_heading) {
     for (const auto& g : c.legend) EXPECT_DOUBLE_EQ(g.box.x, 500);
 }
 
+// ---- reference lines -----------------------------------------------------------------------
+
+TEST(reference_line, crosses_its_panel_at_its_value) {
+    chart c;
+    chart_panel pn;
+    pn.plot = {100, 50, 400, 300};
+    pn.x = make_linear_axis("x", 40);  // 0 to 40
+    pn.y = make_log_axis("y", 1, 100, 0);
+    c.panels = {pn, pn};
+    const reference_line r{.name = "ridge", .value = 10, .dashed = true, .text = "ridge 10"};
+    // Vertical at x = 10: a quarter of the way across panel 1.
+    EXPECT_DOUBLE_EQ(detail::add_reference_line(c, 1, r, true), 200);
+    // Horizontal at y = 10: half way up.
+    EXPECT_DOUBLE_EQ(detail::add_reference_line(c, 0, r, false), 200);
+    ASSERT_EQ(c.lines.size(), 2u);
+    EXPECT_EQ(c.count_lines(line_role::reference), 2u);
+    EXPECT_EQ(c.count_lines(marker_kind::measured), 0u);
+    const auto& v = c.lines[0];
+    EXPECT_EQ(v.panel, 1u);
+    EXPECT_TRUE(v.dashed);
+    ASSERT_EQ(v.points.size(), 2u);
+    EXPECT_DOUBLE_EQ(v.points[0].y, 50);
+    EXPECT_DOUBLE_EQ(v.points[1].y, 350);
+    const auto& h = c.lines[1];
+    EXPECT_DOUBLE_EQ(h.points[0].x, 100);
+    EXPECT_DOUBLE_EQ(h.points[1].x, 500);
+    const auto l = detail::reference_label(r, measure);
+    EXPECT_EQ(l.text, "ridge 10");
+    EXPECT_DOUBLE_EQ(l.box.w, 80);
+    EXPECT_EQ(l.role, text_role::roof);
+    EXPECT_EQ(l.colour_tone, tone::muted);
+}
+
 // ---- titles and notes ---------------------------------------------------------------------
 
 TEST(layout_text, title_block_marks_a_prediction) {
