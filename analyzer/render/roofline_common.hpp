@@ -2,7 +2,8 @@
 // What the two roofline layouts share: the DRAM roofline across sizes (layout_roofline) and
 // the hierarchical roofline at one size (layout_hierarchical_roofline). Which roofs to draw
 // and where their segments run, the axes, the title, the frame around the plot (canvas, the
-// panel beside it, ticks and axis titles) and the roof labels.
+// panel beside it, ticks and axis titles), markers and arrows, and the published points.
+// Labels inside the plot: roofline_labels.hpp.
 #include <optional>
 #include <span>
 #include <string>
@@ -10,8 +11,8 @@
 #include <vector>
 
 #include "model/analysis.hpp"
-#include "render/label_placer.hpp"
 #include "render/layout_text.hpp"
+#include "render/roofline_labels.hpp"  // the labels inside the plot, declared here before
 #include "render/roofline_layout.hpp"
 #include "render/roofline_panel.hpp"
 #include "render/scene.hpp"
@@ -100,20 +101,6 @@ void add_roof_legend(panel_content& c, bool any_measured_roof);
 // least opts.width × opts.height and grows rather than squeeze the plot or the panel.
 void frame_scene(scene& s, const panel_content& c, const render_options& opts);
 
-// The box plot labels must stay inside.
-[[nodiscard]] rect plot_label_bounds(const scene& s);
-
-// Registers what labels inside the plot must avoid: markers as obstacles (their radius plus
-// 3 px), roofs, arrows and ridges as lines.
-void add_plot_obstacles(label_placer& placer, const scene& s);
-
-// One label per roof, along its line: compute roofs above (theoretical) or below (measured)
-// their right end, memory roofs beside a point along the slope, or across the line where
-// parallel roofs leave no room beside it. Labels keep 6 px from the roofs of other levels
-// where they can. A label that fits nowhere is left out.
-void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
-                       double font_px = 15);
-
 // Throughputs published for the profile's GPU (model/published.hpp), as markers.
 struct published_set {
     std::vector<marker> markers;
@@ -137,15 +124,17 @@ struct point_set {
     std::vector<std::string> notes;
 };
 
+// A copy of `base` (rung, size, level, colour, glyph, radius) as a marker of `kind` at `at`:
+// filled where measured, outlined dashed for the refined model.
+[[nodiscard]] marker marker_at(marker base, marker_kind kind, point at);
+
+// The arrow from `from` to `to` in the rung, size, level and colour of `base`.
+[[nodiscard]] arrow arrow_for(const marker& base, point from, point to, bool dashed);
+
 // Adds the published markers and their notes after the rows' own.
 void add_published(point_set& pts, const published_set& published);
 
 // The legend entry of the published markers: a diamond, filled and outlined.
 void add_published_legend(panel_content& c);
-
-// "2.05 published" beside each published marker, in the rung's colour, clear of everything
-// placed so far. A label that fits nowhere is left out.
-void place_published_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
-                            double font_px);
 
 }  // namespace tgemm::render
