@@ -31,13 +31,6 @@ bool predicted(const analysis& a) {
     return a.source->source == profile_source::predicted;
 }
 
-// "FP32", "DRAM", "L2", "shared memory": the peaks table's names.
-std::string peak_name(std::string_view key) {
-    auto s = roof_word(key);
-    std::replace(s.begin(), s.end(), '-', ' ');
-    return s;
-}
-
 std::string unit_of(std::string_view key, const roof& r) {
     if (!r.unit.empty()) return r.unit;
     return key == roofs::fp32 || key.starts_with("tensor") ? "FLOP/s" : "B/s";
@@ -192,7 +185,7 @@ std::string peaks_section(const analysis& a) {
         md_table t({"roof", "theoretical", "how derived"}, {align::left, align::right});
         for (const auto& key : order) {
             const auto& r = p.peaks.at(key);
-            t.add_row({peak_name(key), format_si(r.theoretical, unit_of(key, r)),
+            t.add_row({roof_table_name(key), format_si(r.theoretical, unit_of(key, r)),
                        r.method.empty() ? default_method(g, key) : r.method});
         }
         md += t.str();
@@ -205,7 +198,7 @@ std::string peaks_section(const analysis& a) {
             const auto& r = p.peaks.at(key);
             const auto unit = unit_of(key, r);
             t.add_row(
-                {peak_name(key), format_si(r.theoretical, unit),
+                {roof_table_name(key), format_si(r.theoretical, unit),
                  r.method.empty() ? default_method(g, key) : r.method,
                  format_si(r.theoretical_at_clock, unit), format_si(r.measured, unit),
                  format_ratio(r.ratio()),
@@ -229,7 +222,7 @@ std::string peaks_section(const analysis& a) {
             "\n**{}: the measured {} is {} above its reference {}, and the profile has no note "
             "saying why. A benchmark cannot beat the hardware: this is a measurement bug, or "
             "the theoretical figure is wrong.**\n",
-            peak_name(key), format_si(*r.measured, unit), format_percent(*ratio - 1),
+            roof_table_name(key), format_si(*r.measured, unit), format_percent(*ratio - 1),
             format_si(r.reference(), unit));
     }
     const auto fp32 = a.roof_value(roofs::fp32);
@@ -397,7 +390,7 @@ std::string gpu_comparison_section(const analysis& a, const analysis& b,
     md_table roofs_t({"roof", ka, kb, fmt::format("{} / {}", ka, kb)},
                      {align::left, align::right, align::right, align::right});
     const auto pair_of = [&](std::string_view key, std::string_view unit, md_table* table) {
-        roof_pair out{peak_name(key), 0, "theoretical"};
+        roof_pair out{roof_table_name(key), 0, "theoretical"};
         const auto ia = pa.peaks.find(key);
         const auto ib = pb.peaks.find(key);
         if (ia == pa.peaks.end() || ib == pb.peaks.end() || ib->second.theoretical <= 0) return out;

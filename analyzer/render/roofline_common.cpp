@@ -30,14 +30,6 @@ constexpr double tick_gap = 12;  // between the plot's edge and its tick labels
 
 }  // namespace
 
-std::string roof_name(std::string_view key) {
-    if (key == roofs::l2) return "L2";
-    if (key == roofs::smem) return "shared";
-    if (key == roofs::tensor_fp16) return "FP16 tensor";
-    if (key == roofs::tensor_bf16) return "BF16 tensor";
-    return roof_display_name(key);
-}
-
 std::string_view tensor_roof_key(std::string_view dtype) {
     if (dtype == "tf32") return roofs::tensor_tf32;
     if (dtype == "fp16") return roofs::tensor_fp16;

@@ -12,6 +12,7 @@
 
 #include "model/analysis.hpp"
 #include "render/layout_text.hpp"
+#include "render/names.hpp"
 #include "render/roofline_labels.hpp"  // the labels inside the plot, declared here before
 #include "render/roofline_layout.hpp"
 #include "render/roofline_panel.hpp"
@@ -27,10 +28,6 @@ struct roof_spec {
     roof_source source = roof_source::theoretical;
     double value = 0;  // FLOP/s or B/s
 };
-
-// "fp32" → "FP32", "dram" → "DRAM", "l2" → "L2", "smem" → "shared", "tensor_tf32" → "TF32
-// tensor", "tensor_fp16" → "FP16 tensor", "tensor_bf16" → "BF16 tensor".
-[[nodiscard]] std::string roof_name(std::string_view key);
 
 // The tensor roof a row of `dtype` runs under ("tf32" → "tensor_tf32", "fp16" → "tensor_fp16",
 // "bf16" → "tensor_bf16"); empty for fp32 and anything unknown.

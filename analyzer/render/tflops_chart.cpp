@@ -10,6 +10,7 @@
 #include "render/chart_legend.hpp"
 #include "render/label_placer.hpp"
 #include "render/layout_text.hpp"
+#include "render/names.hpp"
 #include "render/report_sections.hpp"
 #include "render/rung_colours.hpp"
 #include "render/ticks.hpp"
@@ -29,12 +30,9 @@ constexpr double diamond_radius = 7;
 constexpr double label_gap = 8;
 constexpr std::string_view dash = "–";
 
+// "FP32 compute", "DRAM", "L2", "shared memory": the roof that bounds a rung.
 std::string bound_name(std::string_view key) {
-    if (key == roofs::fp32) return "FP32 compute";
-    if (key == roofs::dram) return "DRAM";
-    if (key == roofs::l2) return "L2";
-    if (key == roofs::smem) return "shared memory";
-    return std::string(key);
+    return key == roofs::fp32 ? std::string("FP32 compute") : roof_table_name(key);
 }
 
 std::string tflops_text(double v) {
