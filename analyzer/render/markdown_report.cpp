@@ -14,6 +14,7 @@
 #include "render/names.hpp"
 #include "render/report_sections.hpp"
 #include "render/roofline_layout.hpp"
+#include "render/rung_colours.hpp"
 
 namespace tgemm::render {
 
@@ -28,10 +29,6 @@ std::string cell_value(std::string_view key, std::optional<double> v) {
 std::optional<double> ratio_of(std::optional<double> num, std::optional<double> den) {
     if (!num || !den || *den <= 0) return std::nullopt;
     return *num / *den;
-}
-
-std::string code(std::string_view s) {
-    return fmt::format("`{}`", s);
 }
 
 class report_writer {
@@ -81,22 +78,9 @@ class report_writer {
         return roof_word(r.bound_roof) + (model_ai && r.row->time ? " (model AI)" : "");
     }
 
-    std::vector<const row_analysis*> rows_at(const shape& s) const {
-        const auto kernels = m_p.kernels();
-        std::vector<const row_analysis*> rows;
-        for (const auto& r : m_a.rows)
-            if (r.row->size == s) rows.push_back(&r);
-        const auto rank = [&](const row_analysis* r) {
-            return std::find(kernels.begin(), kernels.end(), r->row->kernel) - kernels.begin();
-        };
-        std::stable_sort(rows.begin(), rows.end(),
-                         [&](const auto* l, const auto* r) { return rank(l) < rank(r); });
-        return rows;
-    }
-
     void heading() {
         const auto label = m_opts.profile_label.empty() ? std::string("(not saved to a file)")
-                                                        : code(m_opts.profile_label);
+                                                        : md_code(m_opts.profile_label);
         if (m_predicted) {
             line(fmt::format("# {}: roofline report for {}", predicted_tag, m_p.gpu.name));
             line();
@@ -104,12 +88,12 @@ class report_writer {
                 "**{}.** Nothing in this report ran on {}: every figure comes from the analytic "
                 "models and the GPU specification. Profile: {}{}.",
                 predicted_tag, m_p.gpu.name, label,
-                m_p.env.command.empty() ? "" : ", made by " + code(m_p.env.command)));
+                m_p.env.command.empty() ? "" : ", made by " + md_code(m_p.env.command)));
         } else {
             line(fmt::format("# Roofline report: {}", m_p.gpu.name));
             line();
             line(fmt::format("**Measured** on {}{}{}. Profile: {}.", m_p.gpu.name,
-                             m_p.env.command.empty() ? "" : " by " + code(m_p.env.command),
+                             m_p.env.command.empty() ? "" : " by " + md_code(m_p.env.command),
                              m_p.env.date.empty() ? "" : " on " + m_p.env.date, label));
         }
         line();
@@ -131,14 +115,14 @@ class report_writer {
             line(
                 "- Each kernel's point uses the refined model's FLOPs and DRAM bytes; the roof "
                 "at that intensity is the predicted rate.");
-            if (!e.command.empty()) line("- Command: " + code(e.command));
+            if (!e.command.empty()) line("- Command: " + md_code(e.command));
             if (!e.tool_version.empty()) line("- Tool: tgemm-roofline " + e.tool_version);
             line();
             return;
         }
         line("## How it was measured");
         line();
-        line("- Command: " + (e.command.empty() ? std::string(missing_mark) : code(e.command)));
+        line("- Command: " + (e.command.empty() ? std::string(missing_mark) : md_code(e.command)));
         std::vector<std::string> versions;
         versions.push_back("tgemm-roofline " + (e.tool_version.empty() ? "—" : e.tool_version));
         versions.push_back("driver " + (e.driver.empty() ? "—" : e.driver));
@@ -215,7 +199,7 @@ class report_writer {
     void performance_section(const shape& s) {
         line(fmt::format("## Performance at {}", to_string(s)));
         line();
-        const auto rows = rows_at(s);
+        const auto rows = rows_at(m_a, s);
         if (m_predicted) {
             md_table t({"kernel", "AI textbook", "AI refined", "bound (predicted)",
                         "roof TFLOP/s (predicted)"},
@@ -246,7 +230,7 @@ class report_writer {
         }
         for (const auto& m : m_p.measurements)
             if (m.skipped && m.size == s)
-                line(fmt::format("\nSkipped: {}: {}", code(m.kernel), *m.skipped));
+                line(fmt::format("\nSkipped: {}: {}", md_code(m.kernel), *m.skipped));
         line();
     }
 
@@ -264,7 +248,7 @@ class report_writer {
                 "kernel executes). Ratios are measured / refined and measured / textbook.");
         line();
         for (const auto& s : m_p.shapes())
-            for (const auto* r : rows_at(s)) comparison(*r);
+            for (const auto* r : rows_at(m_a, s)) comparison(*r);
     }
 
     void comparison(const row_analysis& r) {
@@ -350,7 +334,7 @@ std::string benchmark_table(const analysis& a) {
     std::string head = predicted ? fmt::format("{}: {}, nothing timed", predicted_tag, p.gpu.name)
                                  : fmt::format("Measured on {}", p.gpu.name);
     if (!p.env.date.empty()) head += fmt::format(" on {}", p.env.date);
-    if (!p.env.command.empty()) head += fmt::format(" by {}", code(p.env.command));
+    if (!p.env.command.empty()) head += fmt::format(" by {}", md_code(p.env.command));
     out += head + ".\n\n";
     out +=
         "TFLOP/s (2MNK / median time) and, in brackets, % of cuBLAS at the same size; — where "

@@ -12,20 +12,11 @@
 #include "render/gap_causes.hpp"
 #include "render/md_table.hpp"
 #include "render/roofline_layout.hpp"
+#include "render/rung_colours.hpp"
 
 namespace tgemm::render {
 
 namespace {
-
-// The DRAM and FP32 ratios of two GPUs closer than this (in log) cannot tell memory-bound from
-// compute-bound rungs apart.
-constexpr double alike_ratios = 0.03;
-// Below this share of its bounding roof a rung is limited by something the roofs do not show.
-constexpr double far_from_roof = 0.5;
-
-std::string code(std::string_view s) {
-    return fmt::format("`{}`", s);
-}
 
 bool predicted(const analysis& a) {
     return a.source->source == profile_source::predicted;
@@ -34,14 +25,6 @@ bool predicted(const analysis& a) {
 std::string unit_of(std::string_view key, const roof& r) {
     if (!r.unit.empty()) return r.unit;
     return key == roofs::fp32 || key.starts_with("tensor") ? "FLOP/s" : "B/s";
-}
-
-// The rows at `s`, in ladder order (the profile's first-seen kernel order).
-std::vector<const row_analysis*> rows_at(const analysis& a, const shape& s) {
-    std::vector<const row_analysis*> rows;
-    for (const auto& k : a.source->kernels())
-        if (const auto* r = a.find(k, s)) rows.push_back(r);
-    return rows;
 }
 
 std::string sizes_list(const analysis& a) {
@@ -93,10 +76,6 @@ std::vector<std::string> peak_order(const profile& p) {
 bool any_measured_roof(const analysis& a) {
     return std::any_of(a.source->peaks.begin(), a.source->peaks.end(),
                        [](const auto& kv) { return kv.second.measured.has_value(); });
-}
-
-double log_gap(double a, double b) {
-    return std::fabs(std::log(a / b));
 }
 
 }  // namespace
@@ -171,8 +150,8 @@ std::string peaks_section(const analysis& a) {
     md += fmt::format(
         "{} ({}), compute capability {}: {} SMs × {} FP32 lanes, SM clock {:.0f} MHz, memory "
         "clock {:.0f} MHz on a {}-bit bus, L2 {:.0f} MiB.\n\n",
-        g.name, code(g.key), g.cc, g.sm_count, g.fp32_lanes_per_sm, g.sm_clock_mhz, g.mem_clock_mhz,
-        g.bus_width_bits, double(g.l2_bytes) / (1 << 20));
+        g.name, md_code(g.key), g.cc, g.sm_count, g.fp32_lanes_per_sm, g.sm_clock_mhz,
+        g.mem_clock_mhz, g.bus_width_bits, double(g.l2_bytes) / (1 << 20));
     const bool any_measured = std::any_of(p.peaks.begin(), p.peaks.end(),
                                           [](const auto& kv) { return kv.second.measured; });
     const auto order = peak_order(p);
@@ -368,169 +347,6 @@ std::string published_section(const analysis& a) {
             "\nThe published kernels reach {} to {} of the roofs this tool predicts for "
             "them.\n",
             format_percent(lo), format_percent(hi));
-    md += "\n";
-    return md;
-}
-
-std::string gpu_comparison_section(const analysis& a, const analysis& b,
-                                   std::string_view other_label) {
-    const auto& pa = *a.source;
-    const auto& pb = *b.source;
-    const auto ka = pa.gpu.key;
-    const auto kb = pb.gpu.key;
-    const std::string label = other_label.empty() ? pb.gpu.name : std::string(other_label);
-    std::string md = fmt::format("## {} against {}\n\n", pa.gpu.name, label);
-
-    // The roofs: measured on both where both have a measured value, else theoretical.
-    struct roof_pair {
-        std::string name;
-        double ratio = 0;
-        std::string basis;
-    };
-    md_table roofs_t({"roof", ka, kb, fmt::format("{} / {}", ka, kb)},
-                     {align::left, align::right, align::right, align::right});
-    const auto pair_of = [&](std::string_view key, std::string_view unit, md_table* table) {
-        roof_pair out{roof_table_name(key), 0, "theoretical"};
-        const auto ia = pa.peaks.find(key);
-        const auto ib = pb.peaks.find(key);
-        if (ia == pa.peaks.end() || ib == pb.peaks.end() || ib->second.theoretical <= 0) return out;
-        const auto& ra = ia->second;
-        const auto& rb = ib->second;
-        if (table)
-            table->add_row({out.name + ", theoretical", format_si(ra.theoretical, unit),
-                            format_si(rb.theoretical, unit),
-                            times(ra.theoretical / rb.theoretical)});
-        out.ratio = ra.theoretical / rb.theoretical;
-        if (ra.measured && rb.measured && *rb.measured > 0) {
-            if (table)
-                table->add_row({out.name + ", measured", format_si(*ra.measured, unit),
-                                format_si(*rb.measured, unit), times(*ra.measured / *rb.measured)});
-            out.ratio = *ra.measured / *rb.measured;
-            out.basis = "measured";
-        }
-        return out;
-    };
-    const auto dram = pair_of(roofs::dram, "B/s", &roofs_t);
-    const auto fp32 = pair_of(roofs::fp32, "FLOP/s", &roofs_t);
-    pair_of(roofs::l2, "B/s", &roofs_t);
-    pair_of(roofs::smem, "B/s", &roofs_t);
-    md += roofs_t.str();
-    md += "\n";
-
-    // Rows both profiles have, in this report's size and ladder order.
-    struct pair_row {
-        const row_analysis* a;
-        const row_analysis* b;
-        [[nodiscard]] double ratio() const { return *a->tflops / *b->tflops; }
-    };
-    std::vector<pair_row> pairs;
-    for (const auto& s : pa.shapes())
-        for (const auto* ra : rows_at(a, s))
-            if (const auto* rb = b.find(ra->row->kernel, s);
-                rb && ra->tflops && rb->tflops && *rb->tflops > 0)
-                pairs.push_back({ra, rb});
-    if (pairs.empty())
-        return md + fmt::format("The two profiles have no timed rung at a common size.\n\n");
-    const bool alike =
-        dram.ratio <= 0 || fp32.ratio <= 0 || log_gap(dram.ratio, fp32.ratio) < alike_ratios;
-    // Which roof ratio a speed-up is closer to, in log.
-    const auto follows = [&](double s) {
-        if (alike) return std::string(missing_mark);
-        return log_gap(s, dram.ratio) < log_gap(s, fp32.ratio) ? std::string("DRAM ratio")
-                                                               : std::string("FP32 ratio");
-    };
-    md += fmt::format(
-        "TFLOP/s (2MNK / median time) on both GPUs for the rungs and sizes both profiles have; "
-        "ratio = {} / {}. A speed-up \"follows\" the DRAM or the FP32 ratio it is closer to (in "
-        "log); the {} DRAM ratio is {}, the {} FP32 ratio {}.\n\n",
-        ka, kb, dram.basis, times(dram.ratio), fp32.basis, times(fp32.ratio));
-    md_table t({"kernel", "size", fmt::format("TFLOP/s {}", ka), fmt::format("TFLOP/s {}", kb),
-                fmt::format("{} / {}", ka, kb), fmt::format("bound on {}", ka),
-                fmt::format("bound on {}", kb), "follows"},
-               {align::left, align::left, align::right, align::right, align::right, align::left,
-                align::left, align::left});
-    const auto bound_cell = [](const row_analysis& r) {
-        return r.bound_roof.empty() ? std::string(missing_mark) : roof_word(r.bound_roof);
-    };
-    for (const auto& p : pairs)
-        t.add_row({p.a->row->kernel, to_string(p.a->row->size),
-                   format_tflops_value(*p.a->tflops * 1e12),
-                   format_tflops_value(*p.b->tflops * 1e12), times(p.ratio()), bound_cell(*p.a),
-                   bound_cell(*p.b), follows(p.ratio())});
-    md += t.str();
-    md += "\n";
-
-    // Per class (the bound on the other GPU), at each rung's largest common size.
-    std::vector<const pair_row*> largest;
-    for (const auto& p : pairs) {
-        auto it = std::find_if(largest.begin(), largest.end(), [&](const pair_row* q) {
-            return q->a->row->kernel == p.a->row->kernel;
-        });
-        if (it == largest.end())
-            largest.push_back(&p);
-        else if (p.a->useful_flops > (*it)->a->useful_flops ||
-                 (p.a->useful_flops == (*it)->a->useful_flops && p.a->row->size.square()))
-            *it = &p;
-    }
-    if (alike) {
-        md += fmt::format(
-            "The DRAM and FP32 ratios are alike ({} and {}), so the speed-ups cannot tell "
-            "memory-bound from compute-bound rungs apart.\n\n",
-            times(dram.ratio), times(fp32.ratio));
-        return md;
-    }
-    std::vector<std::string> classes;
-    for (const auto* p : largest) {
-        const auto& key = p->b->bound_roof;
-        if (!key.empty() && std::find(classes.begin(), classes.end(), key) == classes.end())
-            classes.push_back(key);
-    }
-    md += fmt::format(
-        "At each rung's largest common size, by its bound on {}. A rung should speed up by the "
-        "ratio of the roof that bounds it (measured on both GPUs where both were measured), "
-        "and only if it runs close to that roof:\n\n",
-        kb);
-    for (const auto& key : classes) {
-        // The bounding roof's own ratio: DRAM-bound rungs gain with DRAM, L2-bound ones with
-        // L2, shared-memory- and FP32-bound ones with neither (same SMs, same clock).
-        const auto expected = key == roofs::fp32   ? fp32
-                              : key == roofs::dram ? dram
-                                                   : pair_of(key, "B/s", nullptr);
-        std::vector<std::string> members, did, did_not, far;
-        for (const auto* p : largest) {
-            if (p->b->bound_roof != key) continue;
-            members.push_back(p->a->row->kernel);
-            const double s = p->ratio();
-            const auto item = fmt::format("{} ({})", p->a->row->kernel, times(s));
-            // A roof that did not change: "followed" means no change either. A roof that did:
-            // closer to its ratio than to no change.
-            const bool followed =
-                expected.ratio > 0 && (log_gap(expected.ratio, 1.0) < alike_ratios
-                                           ? log_gap(s, 1.0) < alike_ratios
-                                           : log_gap(s, expected.ratio) < log_gap(s, 1.0));
-            (followed ? did : did_not).push_back(item);
-            if (p->b->pct_bound_roof && *p->b->pct_bound_roof < far_from_roof)
-                far.push_back(fmt::format("{} ({} of it)", p->a->row->kernel,
-                                          format_percent(*p->b->pct_bound_roof)));
-        }
-        const auto list = [](const std::vector<std::string>& v) { return join(v, ", "); };
-        std::string s = fmt::format("- Bound by the {} roof on {} ({}): ", roof_word(key), kb,
-                                    join(members, ", "));
-        if (expected.ratio <= 0) {
-            s += fmt::format("one of the profiles has no {} roof to compare", roof_word(key));
-        } else {
-            s += fmt::format("that roof is {} ({}) on {}", times(expected.ratio), expected.basis,
-                             ka);
-            if (!did.empty()) s += fmt::format("; {} followed it", list(did));
-            if (!did_not.empty()) s += fmt::format("; {} did not", list(did_not));
-        }
-        if (!far.empty())
-            s += fmt::format(
-                "; {} ran far below that roof on {}, so what limits {} is not a roof drawn here "
-                "(latency, L1 traffic, instruction issue)",
-                list(far), kb, far.size() == 1 ? "it" : "them");
-        md += s + ".\n";
-    }
     md += "\n";
     return md;
 }
