@@ -106,20 +106,28 @@ class report_writer {
     }
 
     void method_section() {
+        if (m_predicted)
+            predicted_method();
+        else
+            measured_method();
+    }
+
+    void predicted_method() {
         const auto& e = m_p.env;
-        if (m_predicted) {
-            line("## How it was made");
-            line();
-            line("- Nothing was measured: there are no timings and no counters.");
-            line("- Peaks come from the GPU specification and its clocks (table above).");
-            line(
-                "- Each kernel's point uses the refined model's FLOPs and DRAM bytes; the roof "
-                "at that intensity is the predicted rate.");
-            if (!e.command.empty()) line("- Command: " + md_code(e.command));
-            if (!e.tool_version.empty()) line("- Tool: tgemm-roofline " + e.tool_version);
-            line();
-            return;
-        }
+        line("## How it was made");
+        line();
+        line("- Nothing was measured: there are no timings and no counters.");
+        line("- Peaks come from the GPU specification and its clocks (table above).");
+        line(
+            "- Each kernel's point uses the refined model's FLOPs and DRAM bytes; the roof "
+            "at that intensity is the predicted rate.");
+        if (!e.command.empty()) line("- Command: " + md_code(e.command));
+        if (!e.tool_version.empty()) line("- Tool: tgemm-roofline " + e.tool_version);
+        line();
+    }
+
+    void measured_method() {
+        const auto& e = m_p.env;
         line("## How it was measured");
         line();
         line("- Command: " + (e.command.empty() ? std::string(missing_mark) : md_code(e.command)));
@@ -130,6 +138,28 @@ class report_writer {
         if (!e.host.empty()) versions.push_back("host " + e.host);
         if (!e.date.empty()) versions.push_back("date " + e.date);
         line("- Versions: " + join(versions, " · "));
+        clocks_line();
+        timing_lines();
+        counter_and_verification_lines();
+        line(
+            "- TFLOP/s counts 2MNK per GEMM, as cuBLAS benchmarks do. % of DRAM roofline divides "
+            "the executed FLOP rate (measured FLOPs / median time) by min(FP32 peak, AI × DRAM "
+            "bandwidth) at the measured DRAM intensity; % of bound divides it by the bounding "
+            "roof of the hierarchical roofline (the lowest of the FP32 roof and each memory "
+            "level's AI × bandwidth).");
+        line();
+    }
+
+    // "8" where every row has the same count, "3–8" where they differ.
+    static std::string count_range(int lo, int hi) {
+        return lo == hi ? std::to_string(lo) : fmt::format("{}–{}", lo, hi);
+    }
+
+    static std::string row_name(const row_analysis& r) {
+        return fmt::format("{} at {}", r.row->kernel, to_string(r.row->size));
+    }
+
+    void clocks_line() {
         std::string clocks = fmt::format(
             "- Clocks: SM {:.0f} MHz (the device's maximum), memory {:.0f} MHz as CUDA reports it",
             m_p.gpu.sm_clock_mhz, m_p.gpu.mem_clock_mhz);
@@ -143,15 +173,17 @@ class report_writer {
             clocks +=
                 fmt::format("; SM clock during the profiled launches {:.0f}–{:.0f} MHz", lo, hi);
         line(clocks + ".");
+    }
 
+    // The cache policy of the timed launches and how many there were.
+    void timing_lines() {
         std::vector<std::string> unflushed;
         int runs_lo = 1 << 30, runs_hi = 0;
         for (const auto& r : m_a.rows) {
             if (!r.row->time) continue;
             runs_lo = std::min(runs_lo, r.row->time->runs);
             runs_hi = std::max(runs_hi, r.row->time->runs);
-            if (!r.row->time->l2_flushed)
-                unflushed.push_back(fmt::format("{} at {}", r.row->kernel, to_string(r.row->size)));
+            if (!r.row->time->l2_flushed) unflushed.push_back(row_name(r));
         }
         if (unflushed.empty())
             line(
@@ -166,8 +198,10 @@ class report_writer {
             line(
                 fmt::format("- Repeats: {} timed launches per row after warm-up; the tables give "
                             "the median, the minimum and the spread (max − min) / median.",
-                            runs_lo == runs_hi ? std::to_string(runs_lo)
-                                               : fmt::format("{}–{}", runs_lo, runs_hi)));
+                            count_range(runs_lo, runs_hi)));
+    }
+
+    void counter_and_verification_lines() {
         int passes_lo = 1 << 30, passes_hi = 0;
         for (const auto& r : m_a.rows)
             if (r.row->counter_passes) {
@@ -176,24 +210,14 @@ class report_writer {
             }
         if (passes_hi > 0)
             line(fmt::format("- Counters: one profiled launch per replay pass, {} passes per row.",
-                             passes_lo == passes_hi ? std::to_string(passes_lo)
-                                                    : fmt::format("{}–{}", passes_lo, passes_hi)));
+                             count_range(passes_lo, passes_hi)));
         std::vector<std::string> unverified;
         for (const auto& r : m_a.rows)
-            if (!r.row->verified)
-                unverified.push_back(
-                    fmt::format("{} at {}", r.row->kernel, to_string(r.row->size)));
+            if (!r.row->verified) unverified.push_back(row_name(r));
         if (unverified.empty())
             line("- Verification: every row matched cuBLAS before it was timed.");
         else
             line("- Verification: NOT verified against cuBLAS: " + join(unverified, ", ") + ".");
-        line(
-            "- TFLOP/s counts 2MNK per GEMM, as cuBLAS benchmarks do. % of DRAM roofline divides "
-            "the executed FLOP rate (measured FLOPs / median time) by min(FP32 peak, AI × DRAM "
-            "bandwidth) at the measured DRAM intensity; % of bound divides it by the bounding "
-            "roof of the hierarchical roofline (the lowest of the FP32 roof and each memory "
-            "level's AI × bandwidth).");
-        line();
     }
 
     void performance_section(const shape& s) {

@@ -80,118 +80,147 @@ bool any_measured_roof(const analysis& a) {
 
 }  // namespace
 
-std::string plots_section(const analysis& a, const report_options& o) {
-    const auto& p = *a.source;
-    const bool pred = predicted(a);
-    const auto tag = pred ? fmt::format(", {}", predicted_tag) : std::string();
-    const auto focus = a.focus_size();
-    const auto at = focus ? " at " + to_string(*focus) : std::string();
+namespace {
+
+// One plot of the report folder: the PNG embedded, the SVG linked, a caption.
+struct plot_entry {
+    std::string stem;  // "tflops": tflops.png and tflops.svg
+    std::string alt;
+    std::string caption;
+};
+
+std::string hierarchical_caption(const analysis& a, const shape& focus) {
+    return fmt::format(
+        "Hierarchical roofline at {}: each rung has one point per memory level ({}) at that "
+        "level's {} arithmetic intensity, under the level's bandwidth roof and the FP32 roof; the "
+        "lowest roof over a rung bounds it.",
+        to_string(focus), level_names(a, focus), predicted(a) ? "predicted" : "measured");
+}
+
+std::string roofline_caption(const analysis& a) {
+    return predicted(a) ? fmt::format(
+                              "DRAM roofline at every size ({}): dashed markers sit at the refined "
+                              "model's DRAM arithmetic intensity, on the roof, hollow markers at "
+                              "the textbook intensity; colour is the kernel, shape the size.",
+                              sizes_list(a))
+                        : fmt::format(
+                              "DRAM roofline at every size ({}): filled markers sit at the "
+                              "measured DRAM arithmetic intensity and the executed FLOP rate, "
+                              "hollow markers at the textbook intensity, on the roof; colour is "
+                              "the kernel, shape the size.",
+                              sizes_list(a));
+}
+
+std::string tflops_caption(const analysis& a, std::string_view at) {
     const bool has_cublas = std::any_of(a.rows.begin(), a.rows.end(),
                                         [](const auto& r) { return r.row->kernel == "cublas"; });
-    std::string md = "## Plots\n\n";
-    const auto plot = [&](std::string_view png, std::string_view svg, std::string_view alt,
-                          std::string_view caption) {
-        md += fmt::format("![{}{}]({})\n\n", alt, tag, png);
-        md += fmt::format("{} Vector version: [{}]({}).\n\n", caption, svg, svg);
-    };
-    const auto stem = [](const std::string& s, std::string_view ext) {
-        return fmt::format("{}.{}", s, ext);
-    };
-    if (pred)
-        md += fmt::format("Every plot here is {}: the markers and bars are the models'.\n\n",
-                          predicted_tag);
+    if (predicted(a))
+        return fmt::format("Predicted TFLOP/s of each rung{} at its bounding roof (hollow bars){}.",
+                           at,
+                           published_points(a.source->gpu.key).empty()
+                               ? ""
+                               : ", with the published measurements as filled diamonds");
+    return fmt::format("TFLOP/s of each rung{} (2MNK / median time){}.", at,
+                       has_cublas ? " against cuBLAS and the FP32 roof" : " against the FP32 roof");
+}
+
+// The plots in reading order; those at the focus size only where there is one.
+std::vector<plot_entry> report_plots(const analysis& a, const report_options& o) {
+    const auto& gpu = a.source->gpu.name;
+    const bool pred = predicted(a);
+    const auto focus = a.focus_size();
+    const auto at = focus ? " at " + to_string(*focus) : std::string();
+    std::vector<plot_entry> plots;
     if (focus)
-        plot(stem(o.hierarchical_stem, "png"), stem(o.hierarchical_stem, "svg"),
-             fmt::format("Hierarchical roofline of {}{}", p.gpu.name, at),
-             fmt::format("Hierarchical roofline{}: each rung has one point per memory level ({}) "
-                         "at that level's {} arithmetic intensity, under the level's bandwidth "
-                         "roof and the FP32 roof; the lowest roof over a rung bounds it.",
-                         at, level_names(a, *focus), pred ? "predicted" : "measured"));
-    plot(o.png_path, o.svg_path, fmt::format("Roofline of {}", p.gpu.name),
-         pred ? fmt::format("DRAM roofline at every size ({}): dashed markers sit at the refined "
-                            "model's DRAM arithmetic intensity, on the roof, hollow markers at the "
-                            "textbook intensity; colour is the kernel, shape the size.",
-                            sizes_list(a))
-              : fmt::format("DRAM roofline at every size ({}): filled markers sit at the measured "
-                            "DRAM arithmetic intensity and the executed FLOP rate, hollow markers "
-                            "at the textbook intensity, on the roof; colour is the kernel, shape "
-                            "the size.",
-                            sizes_list(a)));
+        plots.push_back({o.hierarchical_stem, fmt::format("Hierarchical roofline of {}{}", gpu, at),
+                         hierarchical_caption(a, *focus)});
+    plots.push_back({"", fmt::format("Roofline of {}", gpu), roofline_caption(a)});
     if (focus)
-        plot(stem(o.bytes_stem, "png"), stem(o.bytes_stem, "svg"),
-             fmt::format("Bytes per level on {}{}", p.gpu.name, at),
+        plots.push_back(
+            {o.bytes_stem, fmt::format("Bytes per level on {}{}", gpu, at),
              fmt::format("Bytes per level{}: one panel per level, each rung's {} bytes side by "
                          "side on one log scale.",
-                         at, pred ? "textbook and refined" : "textbook, refined and measured"));
-    plot(stem(o.ai_stem, "png"), stem(o.ai_stem, "svg"),
-         fmt::format("Arithmetic intensity against size on {}", p.gpu.name),
+                         at, pred ? "textbook and refined" : "textbook, refined and measured")});
+    plots.push_back(
+        {o.ai_stem, fmt::format("Arithmetic intensity against size on {}", gpu),
          fmt::format("DRAM arithmetic intensity of each rung against N ({}): {} solid, textbook "
                      "dashed, the DRAM ridge for reference.",
-                     square_sizes(a), pred ? "refined model" : "measured"));
+                     square_sizes(a), pred ? "refined model" : "measured")});
     if (focus)
-        plot(stem(o.tflops_stem, "png"), stem(o.tflops_stem, "svg"),
-             fmt::format("TFLOP/s per rung on {}{}", p.gpu.name, at),
-             pred ? fmt::format("Predicted TFLOP/s of each rung{} at its bounding roof (hollow "
-                                "bars){}.",
-                                at,
-                                published_points(p.gpu.key).empty()
-                                    ? ""
-                                    : ", with the published measurements as filled diamonds")
-                  : fmt::format("TFLOP/s of each rung{} (2MNK / median time){}.", at,
-                                has_cublas ? " against cuBLAS and the FP32 roof"
-                                           : " against the FP32 roof"));
+        plots.push_back({o.tflops_stem, fmt::format("TFLOP/s per rung on {}{}", gpu, at),
+                         tflops_caption(a, at)});
+    return plots;
+}
+
+}  // namespace
+
+std::string plots_section(const analysis& a, const report_options& o) {
+    const auto tag = predicted(a) ? fmt::format(", {}", predicted_tag) : std::string();
+    std::string md = "## Plots\n\n";
+    if (predicted(a))
+        md += fmt::format("Every plot here is {}: the markers and bars are the models'.\n\n",
+                          predicted_tag);
+    for (const auto& p : report_plots(a, o)) {
+        // The DRAM roofline keeps its own paths (report_options::png_path, svg_path).
+        const auto png = p.stem.empty() ? o.png_path : p.stem + ".png";
+        const auto svg = p.stem.empty() ? o.svg_path : p.stem + ".svg";
+        md += fmt::format("![{}{}]({})\n\n", p.alt, tag, png);
+        md += fmt::format("{} Vector version: [{}]({}).\n\n", p.caption, svg, svg);
+    }
     return md;
 }
 
-std::string peaks_section(const analysis& a) {
+namespace {
+
+std::string peak_method(const gpu_info& g, std::string_view key, const roof& r) {
+    return r.method.empty() ? default_method(g, key) : r.method;
+}
+
+std::string theoretical_peaks(const analysis& a, const std::vector<std::string>& order) {
     const auto& p = *a.source;
-    const auto& g = p.gpu;
-    std::string md = "## GPU and peaks\n\n";
-    md += fmt::format(
-        "{} ({}), compute capability {}: {} SMs × {} FP32 lanes, SM clock {:.0f} MHz, memory "
-        "clock {:.0f} MHz on a {}-bit bus, L2 {:.0f} MiB.\n\n",
-        g.name, md_code(g.key), g.cc, g.sm_count, g.fp32_lanes_per_sm, g.sm_clock_mhz,
-        g.mem_clock_mhz, g.bus_width_bits, double(g.l2_bytes) / (1 << 20));
-    const bool any_measured = std::any_of(p.peaks.begin(), p.peaks.end(),
-                                          [](const auto& kv) { return kv.second.measured; });
-    const auto order = peak_order(p);
-    if (!any_measured) {
-        md += predicted(a) ? "Nothing was measured on this GPU: every roof below is theoretical, "
-                             "from the GPU specification.\n\n"
-                           : "This profile has no measured peaks (an older profile, or a run "
-                             "with `--no-peaks`): the plots and the bound use the theoretical "
-                             "roofs.\n\n";
-        md_table t({"roof", "theoretical", "how derived"}, {align::left, align::right});
-        for (const auto& key : order) {
-            const auto& r = p.peaks.at(key);
-            t.add_row({roof_table_name(key), format_si(r.theoretical, unit_of(key, r)),
-                       r.method.empty() ? default_method(g, key) : r.method});
-        }
-        md += t.str();
-    } else {
-        md_table t({"roof", "theoretical", "how derived", "theoretical at measured clock",
-                    "measured", "measured / reference", "clock", "how measured", "note"},
-                   {align::left, align::right, align::left, align::right, align::right,
-                    align::right, align::right, align::left, align::left});
-        for (const auto& key : order) {
-            const auto& r = p.peaks.at(key);
-            const auto unit = unit_of(key, r);
-            t.add_row(
-                {roof_table_name(key), format_si(r.theoretical, unit),
-                 r.method.empty() ? default_method(g, key) : r.method,
-                 format_si(r.theoretical_at_clock, unit), format_si(r.measured, unit),
-                 format_ratio(r.ratio()),
-                 r.clock_mhz ? fmt::format("{:.0f} MHz", *r.clock_mhz) : std::string(missing_mark),
-                 r.measured_by.empty() ? std::string(missing_mark) : r.measured_by, r.note});
-        }
-        md += t.str();
-        md += fmt::format(
-            "\nmeasured / reference divides the measured value by the theoretical one at the "
-            "clock the benchmark ran at (where the roof scales with the SM clock and the clock "
-            "was read), else by the theoretical one. A measured value may exceed its reference "
-            "by at most {:.0f} % without a note saying why.\n",
-            (peak_tolerance - 1) * 100);
+    std::string md = predicted(a) ? "Nothing was measured on this GPU: every roof below is "
+                                    "theoretical, from the GPU specification.\n\n"
+                                  : "This profile has no measured peaks (an older profile, or a "
+                                    "run with `--no-peaks`): the plots and the bound use the "
+                                    "theoretical roofs.\n\n";
+    md_table t({"roof", "theoretical", "how derived"}, {align::left, align::right});
+    for (const auto& key : order) {
+        const auto& r = p.peaks.at(key);
+        t.add_row({roof_table_name(key), format_si(r.theoretical, unit_of(key, r)),
+                   peak_method(p.gpu, key, r)});
     }
+    return md + t.str();
+}
+
+std::string measured_peaks(const analysis& a, const std::vector<std::string>& order) {
+    const auto& p = *a.source;
+    md_table t({"roof", "theoretical", "how derived", "theoretical at measured clock", "measured",
+                "measured / reference", "clock", "how measured", "note"},
+               {align::left, align::right, align::left, align::right, align::right, align::right,
+                align::right, align::left, align::left});
+    for (const auto& key : order) {
+        const auto& r = p.peaks.at(key);
+        const auto unit = unit_of(key, r);
+        t.add_row(
+            {roof_table_name(key), format_si(r.theoretical, unit), peak_method(p.gpu, key, r),
+             format_si(r.theoretical_at_clock, unit), format_si(r.measured, unit),
+             format_ratio(r.ratio()),
+             r.clock_mhz ? fmt::format("{:.0f} MHz", *r.clock_mhz) : std::string(missing_mark),
+             r.measured_by.empty() ? std::string(missing_mark) : r.measured_by, r.note});
+    }
+    return t.str() +
+           fmt::format(
+               "\nmeasured / reference divides the measured value by the theoretical one at the "
+               "clock the benchmark ran at (where the roof scales with the SM clock and the clock "
+               "was read), else by the theoretical one. A measured value may exceed its "
+               "reference by at most {:.0f} % without a note saying why.\n",
+               (peak_tolerance - 1) * 100);
+}
+
+// A bold warning for each measured roof above its reference by more than the tolerance with
+// no note saying why.
+std::string peak_warnings(const profile& p, const std::vector<std::string>& order) {
+    std::string md;
     for (const auto& key : order) {
         const auto& r = p.peaks.at(key);
         const auto ratio = r.ratio();
@@ -204,9 +233,14 @@ std::string peaks_section(const analysis& a) {
             roof_table_name(key), format_si(*r.measured, unit), format_percent(*ratio - 1),
             format_si(r.reference(), unit));
     }
+    return md;
+}
+
+// The ridge point, and which roofs the bound and the DRAM roofline use.
+std::string ridge_and_bound(const analysis& a, bool any_measured) {
     const auto fp32 = a.roof_value(roofs::fp32);
     const auto dram = a.roof_value(roofs::dram);
-    md +=
+    std::string md =
         fmt::format("\nRidge point (FP32 roof / DRAM roof): {} theoretical", format_ai(a.ridge()));
     if (any_measured && fp32 && dram && *fp32 / *dram != a.ridge())
         md += fmt::format(", {} with the measured roofs", format_ai(*fp32 / *dram));
@@ -220,9 +254,109 @@ std::string peaks_section(const analysis& a) {
     return md;
 }
 
+}  // namespace
+
+std::string peaks_section(const analysis& a) {
+    const auto& p = *a.source;
+    const auto& g = p.gpu;
+    std::string md = "## GPU and peaks\n\n";
+    md += fmt::format(
+        "{} ({}), compute capability {}: {} SMs × {} FP32 lanes, SM clock {:.0f} MHz, memory "
+        "clock {:.0f} MHz on a {}-bit bus, L2 {:.0f} MiB.\n\n",
+        g.name, md_code(g.key), g.cc, g.sm_count, g.fp32_lanes_per_sm, g.sm_clock_mhz,
+        g.mem_clock_mhz, g.bus_width_bits, double(g.l2_bytes) / (1 << 20));
+    const bool any_measured = any_measured_roof(a);
+    const auto order = peak_order(p);
+    md += any_measured ? measured_peaks(a, order) : theoretical_peaks(a, order);
+    return md + peak_warnings(p, order) + ridge_and_bound(a, any_measured);
+}
+
+namespace {
+
+// The hierarchy table's rows: per rung, each level and then the FP32 roof. A prediction has no
+// measured columns.
+class hierarchy_table {
+  public:
+    explicit hierarchy_table(const analysis& a)
+        : m_a(a),
+          m_predicted(predicted(a)),
+          m_table(drop_measured(header()), drop_measured(aligns())) {}
+
+    void add_rung(const row_analysis& r) {
+        const auto mark = [&](std::string_view key) {
+            return r.bound_roof == key ? std::string("**bound**") : std::string();
+        };
+        for (const auto& p : r.hierarchy)
+            add({r.row->kernel, p.name, format_si(p.bytes_textbook, "B"),
+                 format_si(p.bytes_refined, "B"), format_si(p.bytes_measured, "B"),
+                 ai(p.ai_textbook), ai(p.ai_refined), ai(p.ai_measured),
+                 roof_cell(p.roof_key, "B/s"), format_tflops_value(p.attainable),
+                 mark(p.roof_key)});
+        const std::string dash(missing_mark);
+        add({r.row->kernel, "FP32 compute", dash, dash, dash, dash, dash, dash,
+             roof_cell(roofs::fp32, "FLOP/s"), format_tflops_value(m_a.roof_value(roofs::fp32)),
+             mark(roofs::fp32)});
+    }
+
+    [[nodiscard]] const md_table& table() const { return m_table; }
+
+  private:
+    static std::vector<std::string> header() {
+        return {
+            "kernel",      "level",      "bytes textbook", "bytes refined", "bytes measured",
+            "AI textbook", "AI refined", "AI measured",    "roof",          "attainable TFLOP/s",
+            "bound"};
+    }
+    static std::vector<align> aligns() {
+        return {align::left,  align::left,  align::right, align::right, align::right, align::right,
+                align::right, align::right, align::right, align::right, align::left};
+    }
+    // The bytes and AI measured columns (4 and 7) are left out of a prediction.
+    template <class T>
+    std::vector<T> drop_measured(std::vector<T> v) const {
+        if (m_predicted) v.erase(v.begin() + 7), v.erase(v.begin() + 4);
+        return v;
+    }
+    void add(std::vector<std::string> cells) { m_table.add_row(drop_measured(std::move(cells))); }
+    static std::string ai(std::optional<double> v) {
+        return v ? format_ai_value(*v) : std::string(missing_mark);
+    }
+    [[nodiscard]] std::string roof_cell(std::string_view key, std::string_view unit) const {
+        const auto v = m_a.roof_value(key);
+        if (!v) return std::string(missing_mark);
+        const auto it = m_a.source->peaks.find(key);
+        const bool measured = it != m_a.source->peaks.end() && it->second.measured;
+        return format_si(*v, unit) + (measured ? " (measured)" : "");
+    }
+
+    const analysis& m_a;
+    bool m_predicted;
+    md_table m_table;
+};
+
+// The levels some rung at `focus` has but the profile has no roof for.
+std::string roofless_note(const analysis& a, const shape& focus) {
+    std::vector<std::string> roofless;
+    for (const auto* r : rows_at(a, focus))
+        for (const auto& p : r->hierarchy)
+            if (!a.roof_value(p.roof_key) &&
+                std::find(roofless.begin(), roofless.end(), p.name) == roofless.end())
+                roofless.push_back(p.name);
+    if (roofless.empty()) return {};
+    return fmt::format(
+        "\nThis profile (schema {}.{}) has no {} roof: those levels show bytes and AI but allow "
+        "no FLOP/s and bound no rung.\n",
+        a.source->schema_major, a.source->schema_minor, join(roofless, " or "));
+}
+
+}  // namespace
+
 std::string hierarchy_section(const analysis& a) {
     const auto focus = a.focus_size();
     if (!focus) return {};
+    hierarchy_table t(a);
+    for (const auto* r : rows_at(a, *focus)) t.add_rung(*r);
+    if (t.table().row_count() == 0) return {};
     const bool pred = predicted(a);
     std::string md = fmt::format("## Hierarchical roofline at {}\n\n", to_string(*focus));
     md += fmt::format(
@@ -236,62 +370,8 @@ std::string hierarchy_section(const analysis& a) {
              : "the textbook, the refined model and the counters",
         pred ? "refined" : "measured (else refined)",
         any_measured_roof(a) ? " Roofs marked (measured) come from the micro-benchmarks." : "");
-    // A prediction has no measured columns.
-    std::vector<std::string> header = {
-        "kernel",      "level",      "bytes textbook", "bytes refined", "bytes measured",
-        "AI textbook", "AI refined", "AI measured",    "roof",          "attainable TFLOP/s",
-        "bound"};
-    std::vector<align> aligns = {align::left,  align::left,  align::right, align::right,
-                                 align::right, align::right, align::right, align::right,
-                                 align::right, align::right, align::left};
-    const auto drop_measured = [&](auto& v) {
-        if (pred) v.erase(v.begin() + 7), v.erase(v.begin() + 4);
-    };
-    drop_measured(header);
-    drop_measured(aligns);
-    md_table t(header, aligns);
-    const auto add = [&](std::vector<std::string> cells) {
-        drop_measured(cells);
-        t.add_row(std::move(cells));
-    };
-    const auto roof_cell = [&](std::string_view key, std::string_view unit) {
-        const auto v = a.roof_value(key);
-        if (!v) return std::string(missing_mark);
-        const auto it = a.source->peaks.find(key);
-        const bool measured = it != a.source->peaks.end() && it->second.measured;
-        return format_si(*v, unit) + (measured ? " (measured)" : "");
-    };
-    const auto ai = [](std::optional<double> v) {
-        return v ? format_ai_value(*v) : std::string(missing_mark);
-    };
-    const std::string dash(missing_mark);
-    for (const auto* r : rows_at(a, *focus)) {
-        const auto mark = [&](std::string_view key) {
-            return r->bound_roof == key ? std::string("**bound**") : std::string();
-        };
-        for (const auto& p : r->hierarchy)
-            add({r->row->kernel, p.name, format_si(p.bytes_textbook, "B"),
-                 format_si(p.bytes_refined, "B"), format_si(p.bytes_measured, "B"),
-                 ai(p.ai_textbook), ai(p.ai_refined), ai(p.ai_measured),
-                 roof_cell(p.roof_key, "B/s"), format_tflops_value(p.attainable),
-                 mark(p.roof_key)});
-        const auto fp32 = a.roof_value(roofs::fp32);
-        add({r->row->kernel, "FP32 compute", dash, dash, dash, dash, dash, dash,
-             roof_cell(roofs::fp32, "FLOP/s"), format_tflops_value(fp32), mark(roofs::fp32)});
-    }
-    if (t.row_count() == 0) return {};
-    md += t.str();
-    std::vector<std::string> roofless;
-    for (const auto* r : rows_at(a, *focus))
-        for (const auto& p : r->hierarchy)
-            if (!a.roof_value(p.roof_key) &&
-                std::find(roofless.begin(), roofless.end(), p.name) == roofless.end())
-                roofless.push_back(p.name);
-    if (!roofless.empty())
-        md += fmt::format(
-            "\nThis profile (schema {}.{}) has no {} roof: those levels show bytes and AI but "
-            "allow no FLOP/s and bound no rung.\n",
-            a.source->schema_major, a.source->schema_minor, join(roofless, " or "));
+    md += t.table().str();
+    md += roofless_note(a, *focus);
     md +=
         "\nShared-memory bytes are wavefronts × 128 B (the width of the shared-memory data path; "
         "a bank-conflicted wavefront counts in full) plus cp.async bytes; the textbook's are its "
