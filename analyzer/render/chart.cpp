@@ -43,22 +43,14 @@ std::size_t chart::count_labels(text_role role) const {
 
 namespace detail {
 
-std::vector<std::string> chart_title_lines(const profile& p, std::string_view subject,
-                                           std::string_view qualifier) {
-    return title_block(p, subject, qualifier,
-                       "Every value comes from the analytic models at the spec's peaks; nothing "
-                       "on this chart was measured.");
-}
-
 chart start_chart(const analysis& a, chart_kind kind, std::string_view layout,
                   std::string_view subject, std::string_view qualifier) {
     if (!a.source) TGEMM_THROW(internal, "{}: the analysis has no profile", layout);
-    const profile& p = *a.source;
     chart c;
     c.kind = kind;
-    c.predicted = p.source == profile_source::predicted;
-    if (c.predicted) c.watermark = "PREDICTED";
-    c.title_lines = chart_title_lines(p, subject, qualifier);
+    start_picture(c, *a.source, subject, qualifier,
+                  "Every value comes from the analytic models at the spec's peaks; nothing on "
+                  "this chart was measured.");
     return c;
 }
 

@@ -102,13 +102,8 @@ struct legend_glyph {
 
 enum class chart_kind { bytes_per_level, ai_vs_size, tflops };
 
-struct chart {
+struct chart : picture {
     chart_kind kind = chart_kind::bytes_per_level;
-    double width = 1600;
-    double height = 1000;
-    bool predicted = false;
-    std::string watermark;  // drawn faintly behind each panel; empty for measured profiles
-    std::vector<std::string> title_lines;
     std::vector<chart_panel> panels;
     std::vector<chart_bar> bars;
     std::vector<chart_line> lines;
@@ -146,16 +141,12 @@ inline constexpr double chart_axis_title_px = 16;
 inline constexpr double chart_text_px = 14;
 
 // The start every layout shares: a chart of `kind` with the profile's predicted flag, watermark
-// and title lines (chart_title_lines). `layout` names the caller in the error thrown when the
-// analysis has no profile.
+// and title lines: "Bytes per level of NVIDIA H100 80GB HBM3 at 4096³, measured" or, for a
+// predicted profile, "PREDICTED (no measurement): bytes per level of ... at 4096³"; then
+// clocks, CUDA, driver (title_block, with the charts' own predicted note). `layout` names the
+// caller in the error thrown when the analysis has no profile.
 [[nodiscard]] chart start_chart(const analysis& a, chart_kind kind, std::string_view layout,
                                 std::string_view subject, std::string_view qualifier);
-
-// "Bytes per level of NVIDIA H100 80GB HBM3 at 4096³, measured" or, for a predicted profile,
-// "PREDICTED (no measurement): bytes per level of ... at 4096³"; then clocks, CUDA, driver
-// (title_block, with the chart's own predicted note).
-[[nodiscard]] std::vector<std::string> chart_title_lines(const profile& p, std::string_view subject,
-                                                         std::string_view qualifier);
 
 // The height under a plot for its x tick labels and axis title, and the gap before the notes.
 [[nodiscard]] inline double x_axis_band() {

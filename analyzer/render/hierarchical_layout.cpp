@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "core/strings.hpp"
@@ -202,42 +203,27 @@ panel_content panel_for(const point_set& pts, const shape& focus, bool predicted
     return c;
 }
 
-// One name per rung, at the end of its row of markers (they share one height) where there is
-// room, else above or below one of them. A name that fits nowhere is left out: the table
-// names every rung.
-void place_rung_names(label_placer& placer, const scene& s, const text_width_fn& measure) {
-    const rect inside = plot_label_bounds(s);
-    std::vector<std::string> named;
-    for (const auto& m : s.markers) {
-        // A published point sits at its own rate, off the rung's row of model markers.
-        if (m.kind == marker_kind::published) continue;
-        if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
-        named.push_back(m.rung);
-        auto l = make_label(m.rung, name_px, true, text_role::point, measure);
-        l.colour_tone = tone::rung;
-        l.colour = m.colour;
-        l.backdrop = true;
-        const double w = l.box.w, h = l.box.h;
-        double left = 1e300, right = -1e300, y = 0;
-        std::vector<point> at;
-        for (const auto& o : s.markers) {
-            if (o.rung != m.rung || o.kind == marker_kind::published) continue;
-            const auto px = s.to_px(o.at);
-            left = std::min(left, px.x - o.radius_px);
-            right = std::max(right, px.x + o.radius_px);
-            y = px.y;
-            at.push_back(px);
-        }
-        std::vector<rect> candidates = {{right + 6, y - h / 2, w, h},
-                                        {left - 6 - w, y - h / 2, w, h}};
-        for (const double gap : {sits_radius + 3, sits_radius + 14}) {
-            for (const auto& px : at) {
-                candidates.push_back({px.x - w / 2, px.y - gap - h, w, h});
-                candidates.push_back({px.x - w / 2, px.y + gap, w, h});
-            }
-        }
-        placer.place(std::move(l), candidates, inside, true);
+// At the end of the rung's row of markers (they share one height) where there is room, else
+// above or below one of them.
+std::vector<rect> name_candidates(const scene& s, const std::string& rung, double w, double h) {
+    double left = 1e300, right = -1e300, y = 0;
+    std::vector<point> at;
+    for (const auto& o : s.markers) {
+        if (o.rung != rung || o.kind == marker_kind::published) continue;
+        const auto px = s.to_px(o.at);
+        left = std::min(left, px.x - o.radius_px);
+        right = std::max(right, px.x + o.radius_px);
+        y = px.y;
+        at.push_back(px);
     }
+    std::vector<rect> candidates = {{right + 6, y - h / 2, w, h}, {left - 6 - w, y - h / 2, w, h}};
+    for (const double gap : {sits_radius + 3, sits_radius + 14}) {
+        for (const auto& px : at) {
+            candidates.push_back({px.x - w / 2, px.y - gap - h, w, h});
+            candidates.push_back({px.x - w / 2, px.y + gap, w, h});
+        }
+    }
+    return candidates;
 }
 
 }  // namespace
@@ -265,14 +251,7 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
     // rung's DRAM AI.
     add_published(pts, collect_published(a, *focus, sits_radius));
     const auto content = panel_for(pts, *focus, predicted, any_measured(rs));
-    data_extent e;
-    for (const auto& m : pts.markers) e.add(m.at);
-    fit_axes(s, rs, e, "Arithmetic intensity (FLOP/byte at each memory level, log scale)");
-    s.roofs = make_roof_lines(s, rs);
-    s.markers = std::move(pts.markers);
-    s.arrows = std::move(pts.arrows);
-    s.notes = pts.notes;
-    s.table = pts.table;
+    add_points(s, rs, pts, "Arithmetic intensity (FLOP/byte at each memory level, log scale)");
 
     auto frame = opts;
     frame.width = std::max(frame.width, min_width);
@@ -291,7 +270,8 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
     // Published values before the rung names: a value belongs beside its diamond, a name may
     // sit at either end of its rung's row.
     place_published_labels(placer, s, opts.measure, name_px);
-    place_rung_names(placer, s, opts.measure);
+    place_rung_names(placer, s, opts.measure, name_px,
+                     std::bind_front(name_candidates, std::cref(s)));
     return s;
 }
 

@@ -59,6 +59,13 @@ std::vector<std::string> title_block(const profile& p, std::string_view subject,
     return lines;
 }
 
+void start_picture(picture& pic, const profile& p, std::string_view subject,
+                   std::string_view qualifier, std::string_view predicted_note) {
+    pic.predicted = p.source == profile_source::predicted;
+    pic.watermark = pic.predicted ? "PREDICTED" : "";
+    pic.title_lines = title_block(p, subject, qualifier, predicted_note);
+}
+
 double place_title_block(std::vector<label>& out, const std::vector<std::string>& lines,
                          bool predicted, point at, const title_style& style,
                          const text_width_fn& measure) {

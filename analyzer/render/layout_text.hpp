@@ -29,6 +29,11 @@ namespace tgemm::render {
                                                    std::string_view qualifier,
                                                    std::string_view predicted_note);
 
+// Starts `pic` for profile `p`: its predicted flag, the watermark of a prediction and the
+// title block (title_block, with `predicted_note`).
+void start_picture(picture& pic, const profile& p, std::string_view subject,
+                   std::string_view qualifier, std::string_view predicted_note);
+
 // How a title block is set; the roofline's and the charts' differ only in these.
 struct title_style {
     double title_px = 26;

@@ -173,19 +173,11 @@ std::vector<roof_line> make_roof_lines(const scene& s, const std::vector<roof_sp
     return out;
 }
 
-std::vector<std::string> title_lines(const profile& p, std::string_view subject,
-                                     std::string_view qualifier) {
-    return title_block(p, subject, qualifier,
-                       "Every point comes from the analytic models at the spec's peaks; nothing "
-                       "on this plot was measured.");
-}
-
 scene start_scene(const profile& p, std::string_view subject, std::string_view qualifier) {
-    const bool predicted = p.source == profile_source::predicted;
     scene s;
-    s.predicted = predicted;
-    s.watermark = predicted ? "PREDICTED" : "";
-    s.title_lines = title_lines(p, subject, qualifier);
+    start_picture(s, p, subject, qualifier,
+                  "Every point comes from the analytic models at the spec's peaks; nothing on "
+                  "this plot was measured.");
     return s;
 }
 
@@ -247,6 +239,18 @@ void frame_scene(scene& s, const panel_content& c, const render_options& opts) {
     axis_text.x_title_gap = 12;
     axis_text.y_title_left = margin;
     place_axis_labels(s.labels, s.plot, s.x, s.y, axis_text, measure);
+}
+
+void add_points(scene& s, const std::vector<roof_spec>& rs, const point_set& pts,
+                std::string x_title) {
+    data_extent e;
+    for (const auto& m : pts.markers) e.add(m.at);
+    fit_axes(s, rs, e, std::move(x_title));
+    s.roofs = make_roof_lines(s, rs);
+    s.markers = pts.markers;
+    s.arrows = pts.arrows;
+    s.notes = pts.notes;
+    s.table = pts.table;
 }
 
 marker marker_at(marker base, marker_kind kind, point at) {

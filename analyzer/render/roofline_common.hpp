@@ -76,13 +76,9 @@ void fit_axes(scene& s, const std::vector<roof_spec>& rs, const data_extent& e,
 [[nodiscard]] std::vector<roof_line> make_roof_lines(const scene& s,
                                                      const std::vector<roof_spec>& rs);
 
-// The title block (title_block) of a roofline. `subject` names the plot in lower case
-// ("roofline", "hierarchical roofline") and `qualifier` follows the GPU's name (" at 4096³").
-[[nodiscard]] std::vector<std::string> title_lines(const profile& p, std::string_view subject,
-                                                   std::string_view qualifier = {});
-
-// A scene with the profile's predicted flag, watermark and title lines (title_lines): the
-// start both roofline layouts share.
+// A scene with the profile's predicted flag, watermark and title lines (title_block, with the
+// plots' own predicted note; `subject` names the plot in lower case, "roofline", and
+// `qualifier` follows the GPU's name, " at 4096³"): the start both roofline layouts share.
 [[nodiscard]] scene start_scene(const profile& p, std::string_view subject,
                                 std::string_view qualifier = {});
 
@@ -120,6 +116,11 @@ struct point_set {
     std::vector<kernel_entry> table;
     std::vector<std::string> notes;
 };
+
+// Fits the axes around the points of `pts` and every ridge of `rs` (fit_axes), then puts the
+// roofs, the markers, the arrows, the kernel table and the notes into the scene.
+void add_points(scene& s, const std::vector<roof_spec>& rs, const point_set& pts,
+                std::string x_title);
 
 // A copy of `base` (rung, size, level, colour, glyph, radius) as a marker of `kind` at `at`:
 // filled where measured, outlined dashed for the refined model.

@@ -276,4 +276,21 @@ void place_published_labels(label_placer& placer, const scene& s, const text_wid
     }
 }
 
+void place_rung_names(label_placer& placer, const scene& s, const text_width_fn& measure,
+                      double font_px, const name_candidates_fn& candidates) {
+    const rect inside = plot_label_bounds(s);
+    std::vector<std::string> named;
+    for (const auto& m : s.markers) {
+        if (m.kind == marker_kind::published) continue;
+        if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
+        named.push_back(m.rung);
+        auto l = make_label(m.rung, font_px, true, text_role::point, measure);
+        l.colour_tone = tone::rung;
+        l.colour = m.colour;
+        l.backdrop = true;
+        const auto boxes = candidates(m.rung, l.box.w, l.box.h);
+        placer.place(std::move(l), boxes, inside, true);
+    }
+}
+
 }  // namespace tgemm::render

@@ -2,6 +2,10 @@
 // Where the words inside a roofline plot go: roof labels along their lines, published values
 // beside their diamonds, ridge labels under their ridges. Each builds candidate boxes in the
 // order it prefers them; label_placer takes the first that is free.
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "render/label_placer.hpp"
 #include "render/scene.hpp"
 #include "render/text_metrics.hpp"
@@ -31,5 +35,15 @@ void place_ridge_labels(label_placer& placer, const scene& s, const text_width_f
 // placed so far. A label that fits nowhere is left out.
 void place_published_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
                             double font_px);
+
+// Where a rung's name may go, best first, for a label of w × h pixels.
+using name_candidates_fn =
+    std::function<std::vector<rect>(const std::string& rung, double w, double h)>;
+
+// One bold name per rung in its colour, in the order the rungs' markers come, at the first free
+// box of `candidates`. Published markers name no rung: they sit at a rate of their own. A name
+// that fits nowhere is left out; the kernel table names every rung.
+void place_rung_names(label_placer& placer, const scene& s, const text_width_fn& measure,
+                      double font_px, const name_candidates_fn& candidates);
 
 }  // namespace tgemm::render

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 #include "core/strings.hpp"
 #include "core/throw.hpp"
@@ -203,9 +204,11 @@ double volume(const shape& sz) {
     return double(sz.m) * double(sz.n) * double(sz.k);
 }
 
-// Boxes around the rung's markers at its largest size: measured first, then refined, then
-// textbook. A box nearer one of the rung's smaller sizes than to the marker it names would name
-// the wrong point: such boxes are left out.
+// One name per rung, beside its markers at the largest size (most FLOPs) only: with many
+// sizes a name beside a small size's marker would be read as that point. Markers of every
+// size stay drawn; the table names the rest. Boxes around the rung's markers at its largest
+// size: measured first, then refined, then textbook. A box nearer one of the rung's smaller sizes
+// than to the marker it names would name the wrong point: such boxes are left out.
 std::vector<rect> name_candidates(const scene& s, const std::string& rung, double w, double h) {
     double largest = 0;
     for (const auto& mk : s.markers)
@@ -230,25 +233,6 @@ std::vector<rect> name_candidates(const scene& s, const std::string& rung, doubl
     return candidates;
 }
 
-// One name per rung, beside its markers at the largest size (most FLOPs) only: with many
-// sizes a name beside a small size's marker would be read as that point. Markers of every
-// size stay drawn; the table names the rest. A name that fits nowhere is left out.
-void place_rung_names(label_placer& placer, const scene& s, const text_width_fn& measure) {
-    const rect inside = plot_label_bounds(s);
-    std::vector<std::string> named;
-    for (const auto& m : s.markers) {
-        if (m.kind == marker_kind::published) continue;
-        if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
-        named.push_back(m.rung);
-        auto l = make_label(m.rung, plot_label_px, true, text_role::point, measure);
-        l.colour_tone = tone::rung;
-        l.colour = m.colour;
-        l.backdrop = true;
-        const auto candidates = name_candidates(s, m.rung, l.box.w, l.box.h);
-        placer.place(std::move(l), candidates, inside, true);
-    }
-}
-
 }  // namespace
 
 scene layout_roofline(const analysis& a, const render_options& opts) {
@@ -266,14 +250,7 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
     s.ridges = dram_ridges(rs, a.fp32_peak);
 
     // Axis ranges cover every point and ridge, with room right of the ridge for the flat roof.
-    data_extent e;
-    for (const auto& m : pts.markers) e.add(m.at);
-    fit_axes(s, rs, e, "Arithmetic intensity (FLOP/byte at DRAM, log scale)");
-    s.roofs = make_roof_lines(s, rs);
-    s.markers = std::move(pts.markers);
-    s.arrows = std::move(pts.arrows);
-    s.notes = pts.notes;
-    s.table = pts.table;
+    add_points(s, rs, pts, "Arithmetic intensity (FLOP/byte at DRAM, log scale)");
     frame_scene(s,
                 panel_for(pts, p, predicted, any_measured(rs), s.count(marker_kind::published) > 0),
                 opts);
@@ -286,7 +263,8 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
     place_roof_labels(placer, s, opts.measure);
     place_ridge_labels(placer, s, opts.measure, plot_label_px);
     place_published_labels(placer, s, opts.measure, plot_label_px);
-    place_rung_names(placer, s, opts.measure);
+    place_rung_names(placer, s, opts.measure, plot_label_px,
+                     std::bind_front(name_candidates, std::cref(s)));
     return s;
 }
 
