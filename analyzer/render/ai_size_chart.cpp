@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "core/strings.hpp"
+#include "render/axis_labels.hpp"
+#include "render/chart_legend.hpp"
 #include "render/format.hpp"
 #include "render/layout_text.hpp"
 #include "render/rung_colours.hpp"
@@ -18,101 +20,93 @@ namespace {
 using namespace detail;
 
 constexpr double legend_gap = 40;
-constexpr double legend_row = 24;
 constexpr double min_plot_w = 900;
 constexpr double min_plot_h = 560;
 constexpr double marker_radius = 6;
 
-// An x axis through the sizes themselves: a labelled tick at each N, a little room at the ends.
-axis size_axis(const std::vector<std::int64_t>& ns) {
-    axis x;
-    x.title = "N (M = N = K), log scale";
-    x.scale = scale_kind::log;
-    const double lo = static_cast<double>(ns.front());
-    const double hi = static_cast<double>(ns.back());
-    x.min = lo / (ns.size() > 1 ? 1.25 : 2.0);
-    x.max = hi * (ns.size() > 1 ? 1.25 : 2.0);
-    for (const auto n : ns) x.major.push_back({static_cast<double>(n), fmt::format("{}", n)});
-    return x;
-}
+// One rung's AI across the square sizes: the main series (measured, or the refined model's for
+// a predicted profile) and the textbook's, in data space (N, AI).
+struct rung_series {
+    std::string rung;
+    int colour = 0;
+    std::vector<point> main;
+    std::vector<point> book;
+};
 
-}  // namespace
+// Everything the chart shows, declared before any of it is placed.
+struct ai_decl {
+    bool predicted = false;
+    std::vector<std::int64_t> sizes;    // the square sizes with rows, increasing N
+    std::vector<std::string> left_out;  // the other sizes with rows
+    std::optional<double> ridge;        // FP32 roof / DRAM roof
+    std::vector<rung_series> series;    // ladder order
+    std::vector<std::string> gaps;      // "naive at N = 1024": no main AI there
+    double lo = 0.1;                    // the AI range the y axis must cover
+    double hi = 100;
+};
 
-chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
-    chart c =
-        start_chart(a, chart_kind::ai_vs_size, "layout_ai_vs_size", "DRAM AI vs problem size", "");
-    const profile& p = *a.source;
-    const auto& measure = opts.measure;
-    const auto main_series = c.predicted ? series::predicted : series::measured;
-
-    // The square sizes with rows, in increasing N; the rest are named in a note.
-    std::vector<std::int64_t> ns;
-    std::vector<std::string> left_out;
-    for (const auto& s : p.shapes()) {
+void find_sizes(const analysis& a, ai_decl& d) {
+    for (const auto& s : a.source->shapes()) {
         const bool has_rows = std::any_of(a.rows.begin(), a.rows.end(),
                                           [&](const row_analysis& r) { return r.row->size == s; });
         if (!has_rows) continue;
         if (s.square())
-            ns.push_back(s.n);
+            d.sizes.push_back(s.n);
         else
-            left_out.push_back(to_string(s));
+            d.left_out.push_back(to_string(s));
     }
-    std::sort(ns.begin(), ns.end());
-    ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
+    std::sort(d.sizes.begin(), d.sizes.end());
+    d.sizes.erase(std::unique(d.sizes.begin(), d.sizes.end()), d.sizes.end());
+}
 
+std::optional<double> dram_ridge(const analysis& a) {
+    const auto fp32 = a.roof_value(roofs::fp32);
+    const auto dram = a.roof_value(roofs::dram);
+    if (!fp32 || !dram || *dram <= 0) return std::nullopt;
+    return *fp32 / *dram;
+}
+
+// The rung's series; the sizes it has a row but no main AI at go to d.gaps.
+rung_series declare_series(const analysis& a, ai_decl& d, const std::string& rung, int colour) {
+    rung_series rs{rung, colour, {}, {}};
+    std::vector<std::string> missing;
+    for (const auto n : d.sizes) {
+        const auto* r = a.find(rung, shape{n, n, n});
+        if (!r) continue;
+        const auto ai = d.predicted ? r->ai_refined : r->ai_measured;
+        if (ai && *ai > 0)
+            rs.main.push_back({static_cast<double>(n), *ai});
+        else
+            missing.push_back(fmt::format("{}", n));
+        if (r->ai_textbook > 0) rs.book.push_back({static_cast<double>(n), r->ai_textbook});
+    }
+    if (!missing.empty()) d.gaps.push_back(fmt::format("{} at N = {}", rung, join(missing, ", ")));
+    return rs;
+}
+
+ai_decl declare(const analysis& a, bool predicted) {
+    ai_decl d;
+    d.predicted = predicted;
+    find_sizes(a, d);
+    d.ridge = dram_ridge(a);
+    double lo = d.ridge ? *d.ridge : 1e300;
+    double hi = d.ridge ? *d.ridge : 0;
     const auto rungs = coloured_rungs(a);
-    const auto ridge = [&]() -> std::optional<double> {
-        const auto fp32 = a.roof_value(roofs::fp32);
-        const auto dram = a.roof_value(roofs::dram);
-        if (!fp32 || !dram || *dram <= 0) return std::nullopt;
-        return *fp32 / *dram;
-    }();
-
-    // Per rung: the main AI and the textbook AI at each N.
-    struct rung_series {
-        std::string rung;
-        int colour = 0;
-        std::vector<point> main;  // data space: (N, AI)
-        std::vector<point> book;
-    };
-    std::vector<rung_series> data;
-    double lo = ridge ? *ridge : 1e300;
-    double hi = ridge ? *ridge : 0;
-    std::vector<std::string> gaps;
     for (const auto& k : rungs) {
-        rung_series rs;
-        rs.rung = k;
-        rs.colour = rung_colour(rungs, k);
-        std::vector<std::string> missing;
-        for (const auto n : ns) {
-            const auto* r = a.find(k, shape{n, n, n});
-            if (!r) continue;
-            const auto ai = c.predicted ? r->ai_refined : r->ai_measured;
-            if (ai && *ai > 0)
-                rs.main.push_back({static_cast<double>(n), *ai});
-            else
-                missing.push_back(fmt::format("{}", n));
-            if (r->ai_textbook > 0) rs.book.push_back({static_cast<double>(n), r->ai_textbook});
-        }
-        if (!missing.empty()) gaps.push_back(fmt::format("{} at N = {}", k, join(missing, ", ")));
+        auto rs = declare_series(a, d, k, rung_colour(rungs, k));
         for (const auto& pt : rs.main) lo = std::min(lo, pt.y), hi = std::max(hi, pt.y);
         for (const auto& pt : rs.book) lo = std::min(lo, pt.y), hi = std::max(hi, pt.y);
-        if (!rs.main.empty() || !rs.book.empty()) data.push_back(std::move(rs));
+        if (!rs.main.empty() || !rs.book.empty()) d.series.push_back(std::move(rs));
     }
-    if (hi <= 0) {
-        lo = 0.1;
-        hi = 100;
+    if (hi > 0) {
+        d.lo = lo;
+        d.hi = hi;
     }
+    return d;
+}
 
-    if (!left_out.empty())
-        c.notes.push_back(
-            fmt::format("Left out (not square, no single N): {}.", join(left_out, ", ")));
-    if (!gaps.empty())
-        c.notes.push_back(
-            fmt::format("No {} DRAM AI (no {}): {}.", c.predicted ? "refined-model" : "measured",
-                        c.predicted ? "refined DRAM bytes or FLOPs" : "DRAM or FLOP counters",
-                        join(gaps, "; ")));
-    // Skipped rows, one note per rung and reason: "sm90_fp32 at 1024³, 4096³: skipped: ...".
+// Skipped rows, one note per rung and reason: "sm90_fp32 at 1024³, 4096³: skipped: ...".
+void skipped_notes(const profile& p, std::vector<std::string>& notes) {
     struct skip_group {
         std::string kernel;
         std::string reason;
@@ -128,10 +122,23 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
         it->sizes.push_back(to_string(m.size));
     }
     for (const auto& g : skipped)
-        c.notes.push_back(
+        notes.push_back(
             fmt::format("{} at {}: skipped: {}", g.kernel, join(g.sizes, ", "), g.reason));
-    c.notes.push_back(
-        c.predicted
+}
+
+std::vector<std::string> declare_notes(const ai_decl& d, const profile& p) {
+    std::vector<std::string> notes;
+    if (!d.left_out.empty())
+        notes.push_back(
+            fmt::format("Left out (not square, no single N): {}.", join(d.left_out, ", ")));
+    if (!d.gaps.empty())
+        notes.push_back(
+            fmt::format("No {} DRAM AI (no {}): {}.", d.predicted ? "refined-model" : "measured",
+                        d.predicted ? "refined DRAM bytes or FLOPs" : "DRAM or FLOP counters",
+                        join(d.gaps, "; ")));
+    skipped_notes(p, notes);
+    notes.emplace_back(
+        d.predicted
             ? "AI = FLOPs / DRAM bytes (read + write). Predicted: the refined model's FLOPs and "
               "DRAM bytes; textbook: the seed's formula. Lines are drawn in ladder order: where "
               "rungs coincide, the later one covers the earlier."
@@ -139,173 +146,129 @@ chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
               "from the counters; textbook: the seed's formula, which counts every global access "
               "as DRAM traffic. Lines are drawn in ladder order: where rungs coincide, the later "
               "one covers the earlier.");
+    return notes;
+}
 
-    // The legend panel to the right: kernels, then the line styles.
-    std::vector<std::pair<legend_glyph, std::string>> entries;
-    for (const auto& rs : data) {
-        legend_glyph g;
-        g.kind = legend_glyph_kind::line;
+// Kernels, then the line styles.
+legend_column declare_legend(const ai_decl& d) {
+    legend_column legend{"Kernels", {{}, {}}};
+    legend_glyph g;
+    g.kind = legend_glyph_kind::line;
+    g.colour_tone = tone::rung;
+    for (const auto& rs : d.series) {
         g.with_marker = !rs.main.empty();
-        g.colour_tone = tone::rung;
         g.colour = rs.colour;
-        entries.push_back({g, rs.rung});
+        legend.groups[0].push_back({g, rs.rung, tone::rung, rs.colour});
     }
-    std::vector<std::pair<legend_glyph, std::string>> styles;
-    {
-        legend_glyph g;
-        g.kind = legend_glyph_kind::line;
-        g.with_marker = true;
-        g.colour_tone = tone::ink;
-        styles.push_back({g, c.predicted ? "solid + dots: predicted (refined model)"
-                                         : "solid + dots: measured (counters)"});
-        g.with_marker = false;
-        g.dashed = true;
-        styles.push_back({g, "dashed: textbook (seed formula)"});
-        g.colour_tone = tone::muted;
-        if (ridge) styles.push_back({g, "grey dashed: DRAM ridge"});
-    }
-    double legend_w = measure("Kernels", chart_axis_title_px, true);
-    for (const auto& e : entries)
-        legend_w = std::max(legend_w, 38 + measure(e.second, chart_text_px, false));
-    for (const auto& e : styles)
-        legend_w = std::max(legend_w, 38 + measure(e.second, chart_text_px, false));
+    g.colour = 0;
+    g.with_marker = true;
+    g.colour_tone = tone::ink;
+    legend.groups[1].push_back({g, d.predicted ? "solid + dots: predicted (refined model)"
+                                               : "solid + dots: measured (counters)"});
+    g.with_marker = false;
+    g.dashed = true;
+    legend.groups[1].push_back({g, "dashed: textbook (seed formula)"});
+    g.colour_tone = tone::muted;
+    if (d.ridge) legend.groups[1].push_back({g, "grey dashed: DRAM ridge"});
+    return legend;
+}
 
-    // The axes, then the plot box: ticks left and below, the legend right, notes at the bottom.
-    const auto x_axis = size_axis(ns.empty() ? std::vector<std::int64_t>{1024} : ns);
-    auto y_axis = make_log_axis("DRAM arithmetic intensity (FLOP/byte, log scale)", lo, hi, 0);
-    double tick_w = 0;
-    for (const auto& t : y_axis.major)
-        tick_w = std::max(tick_w, measure(t.label, chart_tick_px, false));
-    const double gutter = line_box_height(chart_axis_title_px) + 10 + tick_w + 10;
-    c.width = std::max(opts.width, 2 * chart_margin + gutter + min_plot_w + legend_gap + legend_w);
-    const double plot_w = c.width - 2 * chart_margin - gutter - legend_gap - legend_w;
-    const double y = place_titles(c, measure) + 12;
-    const double notes_h = notes_height(c, plot_w + gutter, measure);
-    const double below =
-        line_box_height(chart_tick_px) + 10 + line_box_height(chart_axis_title_px) + 16;
-    const double legend_h = line_box_height(chart_axis_title_px) + 8 +
-                            static_cast<double>(entries.size() + styles.size()) * legend_row + 12;
-    const double plot_h =
-        std::max({min_plot_h, opts.height - y - below - notes_h - chart_margin, legend_h});
-    c.height = std::max(opts.height, y + plot_h + below + notes_h + chart_margin);
+// The ridge across the plot, labelled at its right end: above it, or below where the plot's
+// top leaves no room.
+void place_ridge(chart& c, double ridge, const text_width_fn& measure) {
+    const reference_line r{.name = "DRAM ridge",
+                           .value = ridge,
+                           .colour_tone = tone::muted,
+                           .dashed = true,
+                           .width_px = 3,
+                           .text = fmt::format("DRAM ridge {} FLOP/B (FP32 roof ÷ DRAM roof): "
+                                               "below it a kernel is DRAM-bound",
+                                               format_ai_value(ridge)),
+                           .role = text_role::ridge};
+    const double py = add_reference_line(c, 0, r, false);
+    const rect& plot = c.panels.front().plot;
+    auto t = reference_label(r, measure);
+    t.backdrop = true;
+    t.box.x = plot.right() - t.box.w - 8;
+    t.box.y = py - t.box.h - 3;
+    if (t.box.y < plot.y + 2) t.box.y = py + 3;
+    c.labels.push_back(std::move(t));
+}
 
-    chart_panel pn;
-    pn.plot = {chart_margin + gutter, y, plot_w, plot_h};
-    pn.x = x_axis;
-    pn.y = y_axis;
+// A series as a line in pixels; none for fewer than two points.
+void add_series_line(chart& c, const rung_series& rs, const std::vector<point>& data,
+                     marker_kind kind) {
+    if (data.size() < 2) return;
+    const auto& pn = c.panels.front();
+    chart_line l;
+    l.name = rs.rung;
+    l.kind = kind;
+    l.colour = rs.colour;
+    l.dashed = kind == marker_kind::textbook;
+    l.width_px = kind == marker_kind::textbook ? 1.8 : 2.6;
+    for (const auto& pt : data) l.points.push_back(pn.to_px(pt));
+    c.lines.push_back(std::move(l));
+}
 
-    // Ticks and axis titles.
-    for (const auto& t : pn.x.major) {
-        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
-        l.box.x = pn.to_px({t.value, pn.y.min}).x - l.box.w / 2;
-        l.box.y = pn.plot.bottom() + 8;
-        c.labels.push_back(std::move(l));
-    }
-    for (const auto& t : pn.y.major) {
-        auto l = make_label(t.label, chart_tick_px, false, text_role::tick, measure);
-        l.box.x = pn.plot.x - 10 - l.box.w;
-        l.box.y = pn.to_px({pn.x.min, t.value}).y - l.box.h / 2;
-        c.labels.push_back(std::move(l));
-    }
-    {
-        auto l = make_label(pn.x.title, chart_axis_title_px, false, text_role::axis_title, measure);
-        l.box.x = pn.plot.x + (pn.plot.w - l.box.w) / 2;
-        l.box.y = pn.plot.bottom() + 8 + line_box_height(chart_tick_px) + 6;
-        c.labels.push_back(std::move(l));
-        auto v = make_label(pn.y.title, chart_axis_title_px, false, text_role::axis_title, measure);
-        v.rotated = true;
-        std::swap(v.box.w, v.box.h);
-        v.box.x = chart_margin;
-        v.box.y = pn.plot.y + (pn.plot.h - v.box.h) / 2;
-        c.labels.push_back(std::move(v));
-    }
-
-    // The ridge, under the data.
-    if (ridge) {
-        chart_line l;
-        l.name = "DRAM ridge";
-        l.series = "reference";
-        l.colour_tone = tone::muted;
-        l.dashed = true;
-        l.width_px = 3;
-        const double py = pn.to_px({pn.x.min, *ridge}).y;
-        l.points = {{pn.plot.x, py}, {pn.plot.right(), py}};
-        c.lines.push_back(l);
-        auto t = make_label(
-            fmt::format("DRAM ridge {} FLOP/B (FP32 roof ÷ DRAM roof): below it a kernel is "
-                        "DRAM-bound",
-                        format_ai_value(*ridge)),
-            chart_text_px, false, text_role::ridge, measure);
-        t.colour_tone = tone::muted;
-        t.backdrop = true;
-        t.box.x = pn.plot.right() - t.box.w - 8;
-        t.box.y = py - t.box.h - 3;
-        if (t.box.y < pn.plot.y + 2) t.box.y = py + 3;
-        c.labels.push_back(std::move(t));
-    }
-
-    // Textbook lines under the main lines; markers last.
-    for (const auto& rs : data) {
-        std::vector<point> px;
-        for (const auto& pt : rs.book) px.push_back(pn.to_px(pt));
-        if (px.size() >= 2) {
-            chart_line l;
-            l.name = rs.rung;
-            l.series = std::string(series::textbook);
-            l.colour = rs.colour;
-            l.dashed = true;
-            l.width_px = 1.8;
-            l.points = std::move(px);
-            c.lines.push_back(std::move(l));
-        }
-    }
-    for (const auto& rs : data) {
-        std::vector<point> px;
-        for (const auto& pt : rs.main) px.push_back(pn.to_px(pt));
-        for (std::size_t i = 0; i < rs.main.size(); ++i) {
+// Textbook lines under the main lines, each main point a marker.
+void place_series(chart& c, const ai_decl& d) {
+    const auto main_kind = d.predicted ? marker_kind::refined : marker_kind::measured;
+    for (const auto& rs : d.series) add_series_line(c, rs, rs.book, marker_kind::textbook);
+    for (const auto& rs : d.series) {
+        for (const auto& pt : rs.main) {
             chart_marker m;
             m.rung = rs.rung;
-            m.series = std::string(main_series);
-            m.at = px[i];
-            m.value = rs.main[i].y;
+            m.kind = main_kind;
+            m.at = c.panels.front().to_px(pt);
+            m.value = pt.y;
             m.colour = rs.colour;
-            m.filled = !c.predicted;
+            m.filled = !d.predicted;
             m.radius_px = marker_radius;
             c.markers.push_back(std::move(m));
         }
-        if (px.size() >= 2) {
-            chart_line l;
-            l.name = rs.rung;
-            l.series = std::string(main_series);
-            l.colour = rs.colour;
-            l.width_px = 2.6;
-            l.points = std::move(px);
-            c.lines.push_back(std::move(l));
-        }
+        add_series_line(c, rs, rs.main, main_kind);
     }
+}
 
-    // The legend.
-    {
-        const double lx = pn.plot.right() + legend_gap;
-        double ly = pn.plot.y;
-        auto h = make_label("Kernels", chart_axis_title_px, true, text_role::legend, measure);
-        h.box.x = lx;
-        h.box.y = ly;
-        ly += h.box.h + 8;
-        c.labels.push_back(std::move(h));
-        const auto put = [&](const std::pair<legend_glyph, std::string>& e, tone t, int colour) {
-            place_legend_entry(c, e.first, e.second, lx, ly, measure);
-            c.labels.back().colour_tone = t;
-            c.labels.back().colour = colour;
-            ly += legend_row;
-        };
-        for (const auto& e : entries) put(e, tone::rung, e.first.colour);
-        ly += 12;
-        for (const auto& e : styles) put(e, tone::ink, 0);
-    }
+}  // namespace
 
-    c.panels.push_back(std::move(pn));
-    place_notes(c, chart_margin, c.panels.back().plot.bottom() + below, plot_w + gutter, measure);
+chart layout_ai_vs_size(const analysis& a, const chart_options& opts) {
+    chart c =
+        start_chart(a, chart_kind::ai_vs_size, "layout_ai_vs_size", "DRAM AI vs problem size", "");
+    const auto& measure = opts.measure;
+    const auto d = declare(a, c.predicted);
+    c.notes = declare_notes(d, *a.source);
+    const auto legend = declare_legend(d);
+    chart_panel pn;
+    pn.x = make_value_axis("N (M = N = K), log scale",
+                           d.sizes.empty() ? std::vector<std::int64_t>{1024} : d.sizes);
+    pn.y = make_log_axis("DRAM arithmetic intensity (FLOP/byte, log scale)", d.lo, d.hi, 0);
+
+    // The plot box: ticks left and below, the legend right, notes at the bottom.
+    double tick_w = 0;
+    for (const auto& t : pn.y.major)
+        tick_w = std::max(tick_w, measure(t.label, chart_tick_px, false));
+    const double gutter = line_box_height(chart_axis_title_px) + 10 + tick_w + 10;
+    const double legend_w = legend.width(measure);
+    c.width = std::max(opts.width, 2 * chart_margin + gutter + min_plot_w + legend_gap + legend_w);
+    const double plot_w = c.width - 2 * chart_margin - gutter - legend_gap - legend_w;
+    const double y = place_titles(c, measure) + 12;
+    const double notes_h = notes_height(c.notes, plot_w + gutter, {}, measure);
+    const double below = x_axis_band();
+    const double plot_h =
+        std::max({min_plot_h, opts.height - y - below - notes_h - chart_margin, legend.height()});
+    c.height = std::max(opts.height, y + plot_h + below + notes_h + chart_margin);
+    pn.plot = {chart_margin + gutter, y, plot_w, plot_h};
+    c.panels.push_back(pn);
+
+    axis_label_style axis_text;
+    axis_text.y_title_left = chart_margin;
+    place_axis_labels(c.labels, pn.plot, pn.x, pn.y, axis_text, measure);
+    if (d.ridge) place_ridge(c, *d.ridge, measure);
+    place_series(c, d);
+    place_legend_column(c, legend, pn.plot.right() + legend_gap, pn.plot.y, measure);
+    place_notes(c.labels, c.notes, {chart_margin, pn.plot.bottom() + below}, plot_w + gutter, {},
+                measure);
     return c;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The only code that talks to cairo: draws a scene as PNG or SVG bytes with the same drawing
-// code, and measures text for the layout.
+// The only code that talks to cairo (cairo_backend.cpp): draws a roofline scene, or a chart
+// (chart_cairo.hpp), as PNG or SVG bytes with the same drawing code, and measures text for the
+// layouts. Layouts build plain data (scene.hpp, chart.hpp) and never draw.
 #include <string>
 
 #include "render/scene.hpp"

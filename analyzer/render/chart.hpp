@@ -16,22 +16,15 @@
 
 namespace tgemm::render {
 
-// Series names shared by the layouts and the tests.
-namespace series {
-inline constexpr std::string_view textbook = "textbook";
-inline constexpr std::string_view refined = "refined";
-inline constexpr std::string_view measured = "measured";
-inline constexpr std::string_view predicted = "predicted";
-inline constexpr std::string_view published = "published";
-}  // namespace series
-
 // How a bar is filled: solid (measured), tint (a light wash of the colour: the refined model),
 // hatched (diagonal strokes over a paler wash: the textbook), hollow (outline only: predicted).
 enum class bar_fill { solid, tint, hatched, hollow };
 
+// A bar, a data line or a marker belongs to a series of one marker_kind, as on the roofline:
+// where its value comes from. A predicted profile's refined-model values are its prediction.
 struct chart_bar {
     std::string rung;
-    std::string series;
+    marker_kind kind = marker_kind::measured;
     std::size_t panel = 0;
     int colour = 0;  // palette index: the rung's, as on the roofline
     bar_fill fill = bar_fill::solid;
@@ -40,10 +33,15 @@ struct chart_bar {
     rect box;             // pixels
 };
 
+// series: a rung's values across sizes. reference: a value to read the data against (a ridge,
+// a roof, cuBLAS), an annotation rather than data.
+enum class line_role { series, reference };
+
 // A polyline in pixels: a rung's AI across sizes, a reference value (ridge, roof, cuBLAS).
 struct chart_line {
-    std::string name;    // rung id for data lines; "cuBLAS", "FP32 theoretical", "DRAM ridge"
-    std::string series;  // "measured", "textbook", ... for data lines; "reference" otherwise
+    std::string name;  // rung id for a series; "cuBLAS", "FP32 theoretical", "DRAM ridge"
+    line_role role = line_role::series;
+    marker_kind kind = marker_kind::measured;  // a series' kind; unused for a reference
     std::size_t panel = 0;
     std::vector<point> points;
     tone colour_tone = tone::rung;
@@ -54,7 +52,7 @@ struct chart_line {
 
 struct chart_marker {
     std::string rung;
-    std::string series;
+    marker_kind kind = marker_kind::measured;
     std::size_t panel = 0;
     point at;          // pixels
     double value = 0;  // data units
@@ -63,6 +61,19 @@ struct chart_marker {
     int colour = 0;
     bool filled = true;
     double radius_px = 6;
+};
+
+// A value the data is read against (cuBLAS, the FP32 roof, the DRAM ridge), as a chart declares
+// it: a line straight across the panel, and the words that name it.
+struct reference_line {
+    std::string name;  // chart_line::name
+    double value = 0;  // data units, on the axis the line crosses
+    tone colour_tone = tone::muted;
+    bool dashed = false;
+    double width_px = 2.6;
+    std::string text;  // the label
+    text_role role = text_role::roof;
+    bool bold = false;
 };
 
 // One set of axes. A categorical axis (rung names) is linear over [0, 1] with no ticks; its
@@ -91,13 +102,8 @@ struct legend_glyph {
 
 enum class chart_kind { bytes_per_level, ai_vs_size, tflops };
 
-struct chart {
+struct chart : picture {
     chart_kind kind = chart_kind::bytes_per_level;
-    double width = 1600;
-    double height = 1000;
-    bool predicted = false;
-    std::string watermark;  // drawn faintly behind each panel; empty for measured profiles
-    std::vector<std::string> title_lines;
     std::vector<chart_panel> panels;
     std::vector<chart_bar> bars;
     std::vector<chart_line> lines;
@@ -106,10 +112,14 @@ struct chart {
     std::vector<legend_glyph> legend;
     std::vector<std::string> notes;  // also drawn, as labels of role note
 
-    // Counts for tests; an empty `of` counts every series.
-    [[nodiscard]] std::size_t count_bars(std::string_view of = {}) const;
-    [[nodiscard]] std::size_t count_lines(std::string_view of = {}) const;
-    [[nodiscard]] std::size_t count_markers(std::string_view of = {}) const;
+    // Counts for tests: every element, or those of one series kind (lines: one role).
+    [[nodiscard]] std::size_t count_bars() const { return bars.size(); }
+    [[nodiscard]] std::size_t count_bars(marker_kind of) const;
+    [[nodiscard]] std::size_t count_lines() const { return lines.size(); }
+    [[nodiscard]] std::size_t count_lines(marker_kind of) const;  // series lines only
+    [[nodiscard]] std::size_t count_lines(line_role of) const;
+    [[nodiscard]] std::size_t count_markers() const { return markers.size(); }
+    [[nodiscard]] std::size_t count_markers(marker_kind of) const;
     [[nodiscard]] std::size_t count_labels(text_role role) const;
 };
 
@@ -129,36 +139,31 @@ inline constexpr double chart_subtitle_px = 17;
 inline constexpr double chart_tick_px = 14;
 inline constexpr double chart_axis_title_px = 16;
 inline constexpr double chart_text_px = 14;
-inline constexpr double chart_note_px = 14;
 
 // The start every layout shares: a chart of `kind` with the profile's predicted flag, watermark
-// and title lines (chart_title_lines). `layout` names the caller in the error thrown when the
-// analysis has no profile.
+// and title lines: "Bytes per level of NVIDIA H100 80GB HBM3 at 4096³, measured" or, for a
+// predicted profile, "PREDICTED (no measurement): bytes per level of ... at 4096³"; then
+// clocks, CUDA, driver (title_block, with the charts' own predicted note). `layout` names the
+// caller in the error thrown when the analysis has no profile.
 [[nodiscard]] chart start_chart(const analysis& a, chart_kind kind, std::string_view layout,
                                 std::string_view subject, std::string_view qualifier);
 
-// "Bytes per level of NVIDIA H100 80GB HBM3 at 4096³, measured" or, for a predicted profile,
-// "PREDICTED (no measurement): bytes per level of ... at 4096³"; then clocks, CUDA, driver
-// (title_block, with the chart's own predicted note).
-[[nodiscard]] std::vector<std::string> chart_title_lines(const profile& p, std::string_view subject,
-                                                         std::string_view qualifier);
+// The height under a plot for its x tick labels and axis title, and the gap before the notes.
+[[nodiscard]] inline double x_axis_band() {
+    return line_box_height(chart_tick_px) + 10 + line_box_height(chart_axis_title_px) + 16;
+}
+
+// The line of `r` across panel `panel` of `c`: vertical at x = r.value where `vertical`, else
+// horizontal at y = r.value. Appended to c.lines; returns its position in pixels along the
+// axis it marks.
+double add_reference_line(chart& c, std::size_t panel, const reference_line& r, bool vertical);
+
+// The label of `r`, sized; the caller places it.
+[[nodiscard]] label reference_label(const reference_line& r, const text_width_fn& measure);
 
 // Lays the title lines out from the top-left margin, wrapped to c.width; returns the y below
 // them.
 double place_titles(chart& c, const text_width_fn& measure);
-
-// Lays the notes out, wrapped to `width`, from (x, y); returns the y below them.
-double place_notes(chart& c, double x, double y, double width, const text_width_fn& measure);
-
-// The height place_notes will take for c.notes at `width`.
-[[nodiscard]] double notes_height(const chart& c, double width, const text_width_fn& measure);
-
-// The muted "colour: kernel, as on the roofline" key at (x, y), ending a legend row.
-void place_colour_key(chart& c, double x, double y, const text_width_fn& measure);
-
-// One legend entry: a glyph and its text, left to right from (x, y); returns the x after it.
-double place_legend_entry(chart& c, legend_glyph g, std::string text, double x, double y,
-                          const text_width_fn& measure);
 
 }  // namespace detail
 

@@ -44,15 +44,6 @@ std::string bytes(double v) {
 
 }  // namespace
 
-std::string roof_word(std::string_view key) {
-    if (key == roofs::l2) return "L2";
-    if (key == roofs::smem) return "shared-memory";
-    if (key == roofs::dram_copy) return "DRAM copy";
-    if (key == roofs::tensor_bf16) return "BF16 tensor";
-    if (key == roofs::tensor_fp16) return "FP16 tensor";
-    return roof_display_name(key);
-}
-
 bool outside_band(double ratio) {
     return ratio < gap_band_lo || ratio > gap_band_hi;
 }

@@ -8,11 +8,9 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "render/names.hpp"  // roof_word, which the sentences use
 
 namespace tgemm::render {
-
-// What a sentence calls the roof of a peaks key: "FP32", "DRAM", "L2", "shared-memory".
-[[nodiscard]] std::string roof_word(std::string_view peaks_key);
 
 // Measured / model inside [lo, hi] is no gap worth a sentence.
 inline constexpr double gap_band_lo = 0.8;

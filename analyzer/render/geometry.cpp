@@ -1,6 +1,15 @@
 #include "render/geometry.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace tgemm::render {
+
+double distance(const rect& b, point p) {
+    const double dx = std::max({b.x - p.x, 0.0, p.x - b.right()});
+    const double dy = std::max({b.y - p.y, 0.0, p.y - b.bottom()});
+    return std::hypot(dx, dy);
+}
 
 bool segment_hits_rect(point a, point b, const rect& r) {
     const double dx = b.x - a.x;

@@ -36,6 +36,9 @@ struct rect {
     return {c.x - half, c.y - half, 2 * half, 2 * half};
 }
 
+// How far point `p` lies from box `b`; 0 inside it.
+[[nodiscard]] double distance(const rect& b, point p);
+
 // Whether the segment a–b passes through the box (Liang–Barsky clipping).
 [[nodiscard]] bool segment_hits_rect(point a, point b, const rect& r);
 

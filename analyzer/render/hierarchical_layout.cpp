@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "core/strings.hpp"
@@ -12,6 +13,7 @@
 #include "render/format.hpp"
 #include "render/label_placer.hpp"
 #include "render/roofline_common.hpp"
+#include "render/roofline_labels.hpp"
 #include "render/roofline_panel.hpp"
 #include "render/rung_colours.hpp"
 
@@ -53,9 +55,86 @@ std::string_view glyph_word(marker_shape g) {
     return "marker";
 }
 
+// One level of a row at the row's rate: the model's point (the textbook's AI, else, as for L2
+// which the textbook does not count, the refined model's, outlined dashed) and where the kernel
+// sits (its measured AI; for a prediction, the refined model's), an arrow between them.
+// Returns whether the level was measured.
+bool add_level(point_set& out, const marker& base, const level_point& lp, double rate,
+               bool predicted) {
+    const auto add = [&](marker_kind kind, double ai, double radius) {
+        auto mk = marker_at(base, kind, {ai, rate});
+        mk.radius_px = radius;
+        out.markers.push_back(mk);
+        return mk.at;
+    };
+    std::optional<point> from;
+    std::optional<point> to;
+    if (lp.ai_textbook) from = add(marker_kind::textbook, *lp.ai_textbook, model_radius);
+    if (predicted && lp.ai_refined)
+        to = add(marker_kind::refined, *lp.ai_refined, from ? sits_radius : model_radius);
+    if (!predicted && !from && lp.ai_refined)
+        from = add(marker_kind::refined, *lp.ai_refined, model_radius);
+    if (!predicted && lp.ai_measured) to = add(marker_kind::measured, *lp.ai_measured, sits_radius);
+    if (from && to) {
+        auto ar = arrow_for(base, *from, *to, predicted);
+        ar.width_px = arrow_width;
+        ar.head_px = arrow_head;
+        ar.gap_from_px = model_radius + 2;
+        ar.gap_to_px = sits_radius + 2;
+        out.arrows.push_back(ar);
+    }
+    return !predicted && lp.ai_measured;
+}
+
+// Every level of the row; a note where the row has no rate, or a level no counters. Returns
+// whether any level was measured.
+bool add_row_levels(point_set& out, const row_analysis& r, int colour, bool predicted) {
+    const auto& m = *r.row;
+    // Measured: every level at the timed rate. Predicted: at the lowest roof the refined model
+    // allows, the only rate there is without a measurement.
+    const auto rate = predicted ? r.bound_attainable : r.achieved_flops_per_s;
+    if (!rate) {
+        out.notes.push_back(
+            fmt::format("{}: no point ({})", m.kernel,
+                        predicted ? "the refined model gives no FLOP count" : "not timed"));
+        return false;
+    }
+    bool sits = false;
+    std::vector<std::string> unmeasured;
+    for (const auto& lp : r.hierarchy) {
+        marker base;
+        base.rung = m.kernel;
+        base.size = m.size;
+        base.level = lp.roof_key;
+        base.colour = colour;
+        base.glyph = level_glyph(lp.roof_key);
+        if (add_level(out, base, lp, *rate, predicted))
+            sits = true;
+        else if (!predicted)
+            unmeasured.push_back(lp.name);
+    }
+    if (!unmeasured.empty())
+        out.notes.push_back(fmt::format("{}: no measured {} point (counters not measured)",
+                                        m.kernel, join(unmeasured, ", ")));
+    return sits;
+}
+
+kernel_entry table_entry(const row_analysis& r, int colour, bool sits, bool predicted) {
+    const auto& m = *r.row;
+    kernel_entry e{m.kernel, m.size, colour, marker_shape::circle, sits, {}};
+    const std::string bound =
+        r.bound_roof.empty() ? std::string(missing_mark) : roof_name(r.bound_roof);
+    if (predicted)
+        e.cells = {m.kernel, bound, format_tflops_value(r.bound_attainable)};
+    else
+        e.cells = {m.kernel, bound,
+                   r.tflops ? format_tflops_value(*r.tflops * 1e12) : std::string(missing_mark),
+                   format_percent(r.pct_bound_roof)};
+    return e;
+}
+
 // Markers, arrows, the kernel table and the notes at the focus size.
 point_set collect_points(const analysis& a, const shape& focus, bool predicted) {
-    const profile& p = *a.source;
     const auto kernels = coloured_rungs(a);
     std::vector<const row_analysis*> rows;
     for (const auto& r : a.rows)
@@ -64,109 +143,13 @@ point_set collect_points(const analysis& a, const shape& focus, bool predicted) 
     std::stable_sort(rows.begin(), rows.end(), [&](const auto* l, const auto* r) {
         return rung_colour(kernels, l->row->kernel) < rung_colour(kernels, r->row->kernel);
     });
-
     point_set out;
     for (const auto* r : rows) {
-        const auto& m = *r->row;
-        const int colour = rung_colour(kernels, m.kernel);
-        // Measured: every level at the timed rate. Predicted: at the lowest roof the refined
-        // model allows, the only rate there is without a measurement.
-        const auto rate = predicted ? r->bound_attainable : r->achieved_flops_per_s;
-        bool sits = false;
-        if (!rate) {
-            out.notes.push_back(
-                fmt::format("{}: no point ({})", m.kernel,
-                            predicted ? "the refined model gives no FLOP count" : "not timed"));
-        } else {
-            std::vector<std::string> unmeasured;
-            for (const auto& lp : r->hierarchy) {
-                marker base;
-                base.rung = m.kernel;
-                base.size = m.size;
-                base.level = lp.roof_key;
-                base.colour = colour;
-                base.glyph = level_glyph(lp.roof_key);
-                // The model's point: the textbook's AI, else (no textbook count, as for L2)
-                // the refined model's, outlined dashed.
-                std::optional<point> from;
-                if (lp.ai_textbook) {
-                    auto mk = base;
-                    mk.kind = marker_kind::textbook;
-                    mk.radius_px = model_radius;
-                    mk.at = {*lp.ai_textbook, *rate};
-                    from = mk.at;
-                    out.markers.push_back(mk);
-                }
-                std::optional<point> to;
-                if (predicted && lp.ai_refined) {
-                    auto mk = base;
-                    mk.kind = marker_kind::refined;
-                    mk.dashed = true;
-                    mk.radius_px = from ? sits_radius : model_radius;
-                    mk.at = {*lp.ai_refined, *rate};
-                    to = mk.at;
-                    out.markers.push_back(mk);
-                } else if (!predicted) {
-                    if (!from && lp.ai_refined) {
-                        auto mk = base;
-                        mk.kind = marker_kind::refined;
-                        mk.dashed = true;
-                        mk.radius_px = model_radius;
-                        mk.at = {*lp.ai_refined, *rate};
-                        from = mk.at;
-                        out.markers.push_back(mk);
-                    }
-                    if (lp.ai_measured) {
-                        auto mk = base;
-                        mk.kind = marker_kind::measured;
-                        mk.filled = true;
-                        mk.radius_px = sits_radius;
-                        mk.at = {*lp.ai_measured, *rate};
-                        to = mk.at;
-                        sits = true;
-                        out.markers.push_back(mk);
-                    } else {
-                        unmeasured.push_back(lp.name);
-                    }
-                }
-                if (from && to) {
-                    arrow ar;
-                    ar.rung = m.kernel;
-                    ar.size = m.size;
-                    ar.level = lp.roof_key;
-                    ar.from = *from;
-                    ar.to = *to;
-                    ar.colour = colour;
-                    ar.dashed = predicted;
-                    ar.width_px = arrow_width;
-                    ar.head_px = arrow_head;
-                    ar.gap_from_px = model_radius + 2;
-                    ar.gap_to_px = sits_radius + 2;
-                    out.arrows.push_back(ar);
-                }
-            }
-            if (!unmeasured.empty())
-                out.notes.push_back(fmt::format("{}: no measured {} point (counters not measured)",
-                                                m.kernel, join(unmeasured, ", ")));
-        }
-
-        kernel_entry e;
-        e.rung = m.kernel;
-        e.size = m.size;
-        e.colour = colour;
-        e.has_measured_point = sits;
-        const std::string bound =
-            r->bound_roof.empty() ? std::string(missing_mark) : roof_name(r->bound_roof);
-        if (predicted)
-            e.cells = {m.kernel, bound, format_tflops_value(r->bound_attainable)};
-        else
-            e.cells = {
-                m.kernel, bound,
-                r->tflops ? format_tflops_value(*r->tflops * 1e12) : std::string(missing_mark),
-                format_percent(r->pct_bound_roof)};
-        out.table.push_back(std::move(e));
+        const int colour = rung_colour(kernels, r->row->kernel);
+        const bool sits = add_row_levels(out, *r, colour, predicted);
+        out.table.push_back(table_entry(*r, colour, sits, predicted));
     }
-    for (const auto& m : p.measurements)
+    for (const auto& m : a.source->measurements)
         if (m.skipped && m.size == focus)
             out.notes.push_back(fmt::format("{}: skipped: {}", m.kernel, *m.skipped));
     return out;
@@ -220,42 +203,27 @@ panel_content panel_for(const point_set& pts, const shape& focus, bool predicted
     return c;
 }
 
-// One name per rung, at the end of its row of markers (they share one height) where there is
-// room, else above or below one of them. A name that fits nowhere is left out: the table
-// names every rung.
-void place_rung_names(label_placer& placer, const scene& s, const text_width_fn& measure) {
-    const rect inside = plot_label_bounds(s);
-    std::vector<std::string> named;
-    for (const auto& m : s.markers) {
-        // A published point sits at its own rate, off the rung's row of model markers.
-        if (m.kind == marker_kind::published) continue;
-        if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
-        named.push_back(m.rung);
-        auto l = make_label(m.rung, name_px, true, text_role::point, measure);
-        l.colour_tone = tone::rung;
-        l.colour = m.colour;
-        l.backdrop = true;
-        const double w = l.box.w, h = l.box.h;
-        double left = 1e300, right = -1e300, y = 0;
-        std::vector<point> at;
-        for (const auto& o : s.markers) {
-            if (o.rung != m.rung || o.kind == marker_kind::published) continue;
-            const auto px = s.to_px(o.at);
-            left = std::min(left, px.x - o.radius_px);
-            right = std::max(right, px.x + o.radius_px);
-            y = px.y;
-            at.push_back(px);
-        }
-        std::vector<rect> candidates = {{right + 6, y - h / 2, w, h},
-                                        {left - 6 - w, y - h / 2, w, h}};
-        for (const double gap : {sits_radius + 3, sits_radius + 14}) {
-            for (const auto& px : at) {
-                candidates.push_back({px.x - w / 2, px.y - gap - h, w, h});
-                candidates.push_back({px.x - w / 2, px.y + gap, w, h});
-            }
-        }
-        placer.place(std::move(l), candidates, inside, true);
+// At the end of the rung's row of markers (they share one height) where there is room, else
+// above or below one of them.
+std::vector<rect> name_candidates(const scene& s, const std::string& rung, double w, double h) {
+    double left = 1e300, right = -1e300, y = 0;
+    std::vector<point> at;
+    for (const auto& o : s.markers) {
+        if (o.rung != rung || o.kind == marker_kind::published) continue;
+        const auto px = s.to_px(o.at);
+        left = std::min(left, px.x - o.radius_px);
+        right = std::max(right, px.x + o.radius_px);
+        y = px.y;
+        at.push_back(px);
     }
+    std::vector<rect> candidates = {{right + 6, y - h / 2, w, h}, {left - 6 - w, y - h / 2, w, h}};
+    for (const double gap : {sits_radius + 3, sits_radius + 14}) {
+        for (const auto& px : at) {
+            candidates.push_back({px.x - w / 2, px.y - gap - h, w, h});
+            candidates.push_back({px.x - w / 2, px.y + gap, w, h});
+        }
+    }
+    return candidates;
 }
 
 }  // namespace
@@ -283,14 +251,7 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
     // rung's DRAM AI.
     add_published(pts, collect_published(a, *focus, sits_radius));
     const auto content = panel_for(pts, *focus, predicted, any_measured(rs));
-    data_extent e;
-    for (const auto& m : pts.markers) e.add(m.at);
-    fit_axes(s, rs, e, "Arithmetic intensity (FLOP/byte at each memory level, log scale)");
-    s.roofs = make_roof_lines(s, rs);
-    s.markers = std::move(pts.markers);
-    s.arrows = std::move(pts.arrows);
-    s.notes = pts.notes;
-    s.table = pts.table;
+    add_points(s, rs, pts, "Arithmetic intensity (FLOP/byte at each memory level, log scale)");
 
     auto frame = opts;
     frame.width = std::max(frame.width, min_width);
@@ -309,7 +270,8 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
     // Published values before the rung names: a value belongs beside its diamond, a name may
     // sit at either end of its rung's row.
     place_published_labels(placer, s, opts.measure, name_px);
-    place_rung_names(placer, s, opts.measure);
+    place_rung_names(placer, s, opts.measure, name_px,
+                     std::bind_front(name_candidates, std::cref(s)));
     return s;
 }
 

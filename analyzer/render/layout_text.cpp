@@ -21,6 +21,23 @@ label make_label(std::string text, double font_px, bool bold, text_role role,
     return l;
 }
 
+std::vector<std::string> wrap_text(const std::string& text, double width, double font_px, bool bold,
+                                   const text_width_fn& measure) {
+    std::vector<std::string> lines;
+    std::string line;
+    for (const auto word : split(text, ' ')) {
+        if (word.empty()) continue;
+        auto candidate = line.empty() ? std::string(word) : line + " " + std::string(word);
+        if (!line.empty() && measure(candidate, font_px, bold) > width) {
+            lines.push_back(line);
+            candidate = std::string(word);
+        }
+        line = std::move(candidate);
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
 std::vector<std::string> title_block(const profile& p, std::string_view subject,
                                      std::string_view qualifier, std::string_view predicted_note) {
     const bool predicted = p.source == profile_source::predicted;
@@ -40,6 +57,69 @@ std::vector<std::string> title_block(const profile& p, std::string_view subject,
     lines.push_back(join(facts, " · "));
     if (predicted) lines.emplace_back(predicted_note);
     return lines;
+}
+
+void start_picture(picture& pic, const profile& p, std::string_view subject,
+                   std::string_view qualifier, std::string_view predicted_note) {
+    pic.predicted = p.source == profile_source::predicted;
+    pic.watermark = pic.predicted ? "PREDICTED" : "";
+    pic.title_lines = title_block(p, subject, qualifier, predicted_note);
+}
+
+double place_title_block(std::vector<label>& out, const std::vector<std::string>& lines,
+                         bool predicted, point at, const title_style& style,
+                         const text_width_fn& measure) {
+    double y = at.y;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const bool first = i == 0;
+        const bool warning = predicted && i > 1 && i + 1 == lines.size();
+        const double px = first ? style.title_px : style.subtitle_px;
+        const bool bold = first || (warning && style.bold_warning);
+        const auto pieces = style.wrap_width
+                                ? wrap_text(lines[i], *style.wrap_width, px, bold, measure)
+                                : std::vector<std::string>{lines[i]};
+        for (const auto& text : pieces) {
+            auto l = make_label(
+                text, px, bold,
+                first ? text_role::title : (warning ? text_role::warning : text_role::subtitle),
+                measure);
+            l.colour_tone =
+                warning || (first && predicted) ? tone::warning : (first ? tone::ink : tone::muted);
+            l.box.x = at.x;
+            l.box.y = y;
+            y += l.box.h + style.line_gap;
+            out.push_back(std::move(l));
+        }
+        if (first) y += style.after_title;
+    }
+    return y;
+}
+
+double place_notes(std::vector<label>& out, const std::vector<std::string>& notes, point at,
+                   double width, const notes_style& style, const text_width_fn& measure) {
+    double y = at.y;
+    for (const auto& note : notes) {
+        for (auto& line : wrap_text(note, width, style.font_px, false, measure)) {
+            auto l = make_label(std::move(line), style.font_px, false, text_role::note, measure);
+            l.colour_tone = tone::muted;
+            l.box.x = at.x;
+            l.box.y = y;
+            y += l.box.h + style.line_gap;
+            out.push_back(std::move(l));
+        }
+        y += style.note_gap;
+    }
+    return y;
+}
+
+double notes_height(const std::vector<std::string>& notes, double width, const notes_style& style,
+                    const text_width_fn& measure) {
+    double h = 0;
+    for (const auto& note : notes)
+        h += static_cast<double>(wrap_text(note, width, style.font_px, false, measure).size()) *
+                 (line_box_height(style.font_px) + style.line_gap) +
+             style.note_gap;
+    return h;
 }
 
 }  // namespace tgemm::render

@@ -14,6 +14,7 @@
 #include "render/names.hpp"
 #include "render/report_sections.hpp"
 #include "render/roofline_layout.hpp"
+#include "render/rung_colours.hpp"
 
 namespace tgemm::render {
 
@@ -28,10 +29,6 @@ std::string cell_value(std::string_view key, std::optional<double> v) {
 std::optional<double> ratio_of(std::optional<double> num, std::optional<double> den) {
     if (!num || !den || *den <= 0) return std::nullopt;
     return *num / *den;
-}
-
-std::string code(std::string_view s) {
-    return fmt::format("`{}`", s);
 }
 
 class report_writer {
@@ -81,22 +78,9 @@ class report_writer {
         return roof_word(r.bound_roof) + (model_ai && r.row->time ? " (model AI)" : "");
     }
 
-    std::vector<const row_analysis*> rows_at(const shape& s) const {
-        const auto kernels = m_p.kernels();
-        std::vector<const row_analysis*> rows;
-        for (const auto& r : m_a.rows)
-            if (r.row->size == s) rows.push_back(&r);
-        const auto rank = [&](const row_analysis* r) {
-            return std::find(kernels.begin(), kernels.end(), r->row->kernel) - kernels.begin();
-        };
-        std::stable_sort(rows.begin(), rows.end(),
-                         [&](const auto* l, const auto* r) { return rank(l) < rank(r); });
-        return rows;
-    }
-
     void heading() {
         const auto label = m_opts.profile_label.empty() ? std::string("(not saved to a file)")
-                                                        : code(m_opts.profile_label);
+                                                        : md_code(m_opts.profile_label);
         if (m_predicted) {
             line(fmt::format("# {}: roofline report for {}", predicted_tag, m_p.gpu.name));
             line();
@@ -104,12 +88,12 @@ class report_writer {
                 "**{}.** Nothing in this report ran on {}: every figure comes from the analytic "
                 "models and the GPU specification. Profile: {}{}.",
                 predicted_tag, m_p.gpu.name, label,
-                m_p.env.command.empty() ? "" : ", made by " + code(m_p.env.command)));
+                m_p.env.command.empty() ? "" : ", made by " + md_code(m_p.env.command)));
         } else {
             line(fmt::format("# Roofline report: {}", m_p.gpu.name));
             line();
             line(fmt::format("**Measured** on {}{}{}. Profile: {}.", m_p.gpu.name,
-                             m_p.env.command.empty() ? "" : " by " + code(m_p.env.command),
+                             m_p.env.command.empty() ? "" : " by " + md_code(m_p.env.command),
                              m_p.env.date.empty() ? "" : " on " + m_p.env.date, label));
         }
         line();
@@ -122,23 +106,31 @@ class report_writer {
     }
 
     void method_section() {
+        if (m_predicted)
+            predicted_method();
+        else
+            measured_method();
+    }
+
+    void predicted_method() {
         const auto& e = m_p.env;
-        if (m_predicted) {
-            line("## How it was made");
-            line();
-            line("- Nothing was measured: there are no timings and no counters.");
-            line("- Peaks come from the GPU specification and its clocks (table above).");
-            line(
-                "- Each kernel's point uses the refined model's FLOPs and DRAM bytes; the roof "
-                "at that intensity is the predicted rate.");
-            if (!e.command.empty()) line("- Command: " + code(e.command));
-            if (!e.tool_version.empty()) line("- Tool: tgemm-roofline " + e.tool_version);
-            line();
-            return;
-        }
+        line("## How it was made");
+        line();
+        line("- Nothing was measured: there are no timings and no counters.");
+        line("- Peaks come from the GPU specification and its clocks (table above).");
+        line(
+            "- Each kernel's point uses the refined model's FLOPs and DRAM bytes; the roof "
+            "at that intensity is the predicted rate.");
+        if (!e.command.empty()) line("- Command: " + md_code(e.command));
+        if (!e.tool_version.empty()) line("- Tool: tgemm-roofline " + e.tool_version);
+        line();
+    }
+
+    void measured_method() {
+        const auto& e = m_p.env;
         line("## How it was measured");
         line();
-        line("- Command: " + (e.command.empty() ? std::string(missing_mark) : code(e.command)));
+        line("- Command: " + (e.command.empty() ? std::string(missing_mark) : md_code(e.command)));
         std::vector<std::string> versions;
         versions.push_back("tgemm-roofline " + (e.tool_version.empty() ? "—" : e.tool_version));
         versions.push_back("driver " + (e.driver.empty() ? "—" : e.driver));
@@ -146,6 +138,28 @@ class report_writer {
         if (!e.host.empty()) versions.push_back("host " + e.host);
         if (!e.date.empty()) versions.push_back("date " + e.date);
         line("- Versions: " + join(versions, " · "));
+        clocks_line();
+        timing_lines();
+        counter_and_verification_lines();
+        line(
+            "- TFLOP/s counts 2MNK per GEMM, as cuBLAS benchmarks do. % of DRAM roofline divides "
+            "the executed FLOP rate (measured FLOPs / median time) by min(FP32 peak, AI × DRAM "
+            "bandwidth) at the measured DRAM intensity; % of bound divides it by the bounding "
+            "roof of the hierarchical roofline (the lowest of the FP32 roof and each memory "
+            "level's AI × bandwidth).");
+        line();
+    }
+
+    // "8" where every row has the same count, "3–8" where they differ.
+    static std::string count_range(int lo, int hi) {
+        return lo == hi ? std::to_string(lo) : fmt::format("{}–{}", lo, hi);
+    }
+
+    static std::string row_name(const row_analysis& r) {
+        return fmt::format("{} at {}", r.row->kernel, to_string(r.row->size));
+    }
+
+    void clocks_line() {
         std::string clocks = fmt::format(
             "- Clocks: SM {:.0f} MHz (the device's maximum), memory {:.0f} MHz as CUDA reports it",
             m_p.gpu.sm_clock_mhz, m_p.gpu.mem_clock_mhz);
@@ -159,15 +173,17 @@ class report_writer {
             clocks +=
                 fmt::format("; SM clock during the profiled launches {:.0f}–{:.0f} MHz", lo, hi);
         line(clocks + ".");
+    }
 
+    // The cache policy of the timed launches and how many there were.
+    void timing_lines() {
         std::vector<std::string> unflushed;
         int runs_lo = 1 << 30, runs_hi = 0;
         for (const auto& r : m_a.rows) {
             if (!r.row->time) continue;
             runs_lo = std::min(runs_lo, r.row->time->runs);
             runs_hi = std::max(runs_hi, r.row->time->runs);
-            if (!r.row->time->l2_flushed)
-                unflushed.push_back(fmt::format("{} at {}", r.row->kernel, to_string(r.row->size)));
+            if (!r.row->time->l2_flushed) unflushed.push_back(row_name(r));
         }
         if (unflushed.empty())
             line(
@@ -182,8 +198,10 @@ class report_writer {
             line(
                 fmt::format("- Repeats: {} timed launches per row after warm-up; the tables give "
                             "the median, the minimum and the spread (max − min) / median.",
-                            runs_lo == runs_hi ? std::to_string(runs_lo)
-                                               : fmt::format("{}–{}", runs_lo, runs_hi)));
+                            count_range(runs_lo, runs_hi)));
+    }
+
+    void counter_and_verification_lines() {
         int passes_lo = 1 << 30, passes_hi = 0;
         for (const auto& r : m_a.rows)
             if (r.row->counter_passes) {
@@ -192,30 +210,20 @@ class report_writer {
             }
         if (passes_hi > 0)
             line(fmt::format("- Counters: one profiled launch per replay pass, {} passes per row.",
-                             passes_lo == passes_hi ? std::to_string(passes_lo)
-                                                    : fmt::format("{}–{}", passes_lo, passes_hi)));
+                             count_range(passes_lo, passes_hi)));
         std::vector<std::string> unverified;
         for (const auto& r : m_a.rows)
-            if (!r.row->verified)
-                unverified.push_back(
-                    fmt::format("{} at {}", r.row->kernel, to_string(r.row->size)));
+            if (!r.row->verified) unverified.push_back(row_name(r));
         if (unverified.empty())
             line("- Verification: every row matched cuBLAS before it was timed.");
         else
             line("- Verification: NOT verified against cuBLAS: " + join(unverified, ", ") + ".");
-        line(
-            "- TFLOP/s counts 2MNK per GEMM, as cuBLAS benchmarks do. % of DRAM roofline divides "
-            "the executed FLOP rate (measured FLOPs / median time) by min(FP32 peak, AI × DRAM "
-            "bandwidth) at the measured DRAM intensity; % of bound divides it by the bounding "
-            "roof of the hierarchical roofline (the lowest of the FP32 roof and each memory "
-            "level's AI × bandwidth).");
-        line();
     }
 
     void performance_section(const shape& s) {
         line(fmt::format("## Performance at {}", to_string(s)));
         line();
-        const auto rows = rows_at(s);
+        const auto rows = rows_at(m_a, s);
         if (m_predicted) {
             md_table t({"kernel", "AI textbook", "AI refined", "bound (predicted)",
                         "roof TFLOP/s (predicted)"},
@@ -246,7 +254,7 @@ class report_writer {
         }
         for (const auto& m : m_p.measurements)
             if (m.skipped && m.size == s)
-                line(fmt::format("\nSkipped: {}: {}", code(m.kernel), *m.skipped));
+                line(fmt::format("\nSkipped: {}: {}", md_code(m.kernel), *m.skipped));
         line();
     }
 
@@ -264,7 +272,7 @@ class report_writer {
                 "kernel executes). Ratios are measured / refined and measured / textbook.");
         line();
         for (const auto& s : m_p.shapes())
-            for (const auto* r : rows_at(s)) comparison(*r);
+            for (const auto* r : rows_at(m_a, s)) comparison(*r);
     }
 
     void comparison(const row_analysis& r) {
@@ -350,7 +358,7 @@ std::string benchmark_table(const analysis& a) {
     std::string head = predicted ? fmt::format("{}: {}, nothing timed", predicted_tag, p.gpu.name)
                                  : fmt::format("Measured on {}", p.gpu.name);
     if (!p.env.date.empty()) head += fmt::format(" on {}", p.env.date);
-    if (!p.env.command.empty()) head += fmt::format(" by {}", code(p.env.command));
+    if (!p.env.command.empty()) head += fmt::format(" by {}", md_code(p.env.command));
     out += head + ".\n\n";
     out +=
         "TFLOP/s (2MNK / median time) and, in brackets, % of cuBLAS at the same size; — where "

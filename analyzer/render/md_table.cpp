@@ -65,4 +65,10 @@ std::string md_table::str() const {
     return out;
 }
 
+std::string md_code(std::string_view s) {
+    // Built by appending: GCC 12 warns (-Wrestrict) about "literal" + std::string.
+    std::string out = "`";
+    return out.append(s).append("`");
+}
+
 }  // namespace tgemm::render

@@ -2,6 +2,7 @@
 // A GitHub-flavoured markdown table: cells in, text out. Cells are escaped, so a '|' in a
 // kernel's note cannot break the table.
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tgemm::render {
@@ -24,5 +25,8 @@ class md_table {
     std::vector<align> m_aligns;
     std::vector<std::vector<std::string>> m_rows;
 };
+
+// `s` as inline code: "`tgemm-roofline --gpu h100`".
+[[nodiscard]] std::string md_code(std::string_view s);
 
 }  // namespace tgemm::render

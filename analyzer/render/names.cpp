@@ -1,5 +1,6 @@
 #include "render/names.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -14,6 +15,29 @@ std::string roof_display_name(std::string_view key) {
     if (key == roofs::tensor_tf32) return "TF32 tensor";
     if (key == roofs::tensor_fp16) return "FP16/BF16 tensor";
     return std::string(key);
+}
+
+std::string roof_name(std::string_view key) {
+    if (key == roofs::l2) return "L2";
+    if (key == roofs::smem) return "shared";
+    if (key == roofs::tensor_fp16) return "FP16 tensor";
+    if (key == roofs::tensor_bf16) return "BF16 tensor";
+    return roof_display_name(key);
+}
+
+std::string roof_word(std::string_view key) {
+    if (key == roofs::l2) return "L2";
+    if (key == roofs::smem) return "shared-memory";
+    if (key == roofs::dram_copy) return "DRAM copy";
+    if (key == roofs::tensor_bf16) return "BF16 tensor";
+    if (key == roofs::tensor_fp16) return "FP16 tensor";
+    return roof_display_name(key);
+}
+
+std::string roof_table_name(std::string_view key) {
+    auto s = roof_word(key);
+    std::replace(s.begin(), s.end(), '-', ' ');
+    return s;
 }
 
 std::string level_display_name(std::string_view key) {

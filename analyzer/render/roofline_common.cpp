@@ -9,6 +9,7 @@
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "model/published.hpp"
+#include "render/axis_labels.hpp"
 #include "render/format.hpp"
 #include "render/names.hpp"
 #include "render/rung_colours.hpp"
@@ -19,8 +20,6 @@ namespace tgemm::render {
 namespace {
 
 constexpr double margin = 28;
-constexpr double title_px = 26;
-constexpr double subtitle_px = 17;
 constexpr double tick_px = 15;
 constexpr double axis_title_px = 17;
 constexpr double min_plot_w = 880;
@@ -28,18 +27,8 @@ constexpr double min_plot_h = 520;
 constexpr double panel_gap = 48;
 constexpr double min_panel_w = 360;
 constexpr double tick_gap = 12;  // between the plot's edge and its tick labels
-// Room between a roof's label and the roofs of other levels, so it reads as its own line's.
-constexpr double roof_label_clearance = 6;
 
 }  // namespace
-
-std::string roof_name(std::string_view key) {
-    if (key == roofs::l2) return "L2";
-    if (key == roofs::smem) return "shared";
-    if (key == roofs::tensor_fp16) return "FP16 tensor";
-    if (key == roofs::tensor_bf16) return "BF16 tensor";
-    return roof_display_name(key);
-}
 
 std::string_view tensor_roof_key(std::string_view dtype) {
     if (dtype == "tf32") return roofs::tensor_tf32;
@@ -184,19 +173,11 @@ std::vector<roof_line> make_roof_lines(const scene& s, const std::vector<roof_sp
     return out;
 }
 
-std::vector<std::string> title_lines(const profile& p, std::string_view subject,
-                                     std::string_view qualifier) {
-    return title_block(p, subject, qualifier,
-                       "Every point comes from the analytic models at the spec's peaks; nothing "
-                       "on this plot was measured.");
-}
-
 scene start_scene(const profile& p, std::string_view subject, std::string_view qualifier) {
-    const bool predicted = p.source == profile_source::predicted;
     scene s;
-    s.predicted = predicted;
-    s.watermark = predicted ? "PREDICTED" : "";
-    s.title_lines = title_lines(p, subject, qualifier);
+    start_picture(s, p, subject, qualifier,
+                  "Every point comes from the analytic models at the spec's peaks; nothing on "
+                  "this plot was measured.");
     return s;
 }
 
@@ -222,20 +203,12 @@ void add_roof_legend(panel_content& c, bool any_measured_roof) {
 void frame_scene(scene& s, const panel_content& c, const render_options& opts) {
     const auto& measure = opts.measure;
     // Title block.
-    double y = margin;
-    for (std::size_t i = 0; i < s.title_lines.size(); ++i) {
-        const bool first = i == 0;
-        const bool warning = s.predicted && (first || i == 2);
-        auto l = make_label(
-            s.title_lines[i], first ? title_px : subtitle_px, first || warning,
-            first ? text_role::title : (warning ? text_role::warning : text_role::subtitle),
-            measure);
-        l.box.x = margin;
-        l.box.y = y;
-        l.colour_tone = warning ? tone::warning : (first ? tone::ink : tone::muted);
-        y += l.box.h + 6;
-        s.labels.push_back(std::move(l));
-    }
+    title_style style;
+    style.line_gap = 6;
+    style.after_title = 0;
+    style.bold_warning = true;
+    const double y =
+        place_title_block(s.labels, s.title_lines, s.predicted, {margin, margin}, style, measure);
     const double top = y + 22;
 
     // Canvas: the plot takes what the panel leaves, and the canvas grows rather than squeeze.
@@ -258,120 +231,46 @@ void frame_scene(scene& s, const panel_content& c, const render_options& opts) {
     for (auto& l : panel.labels) s.labels.push_back(std::move(l));
 
     // Ticks and axis titles.
-    for (const auto& t : s.x.major) {
-        auto l = make_label(t.label, tick_px, false, text_role::tick, measure);
-        const double px = s.to_px({t.value, s.y.min}).x;
-        l.box.x = px - l.box.w / 2;
-        l.box.y = s.plot.bottom() + tick_gap;
-        s.labels.push_back(std::move(l));
-    }
-    for (const auto& t : s.y.major) {
-        auto l = make_label(t.label, tick_px, false, text_role::tick, measure);
-        const double py = s.to_px({s.x.min, t.value}).y;
-        l.box.x = s.plot.x - tick_gap - l.box.w;
-        l.box.y = py - l.box.h / 2;
-        s.labels.push_back(std::move(l));
-    }
-    {
-        auto l = make_label(s.x.title, axis_title_px, false, text_role::axis_title, measure);
-        l.box.x = s.plot.x + (s.plot.w - l.box.w) / 2;
-        l.box.y = s.plot.bottom() + tick_gap + line_box_height(tick_px) + 12;
-        s.labels.push_back(std::move(l));
-    }
-    {
-        auto l = make_label(s.y.title, axis_title_px, false, text_role::axis_title, measure);
-        const double len = l.box.w;
-        l.rotated = true;
-        l.box = {margin, s.plot.y + (s.plot.h - len) / 2, l.box.h, len};
-        s.labels.push_back(std::move(l));
-    }
+    axis_label_style axis_text;
+    axis_text.tick_px = tick_px;
+    axis_text.title_px = axis_title_px;
+    axis_text.x_tick_gap = tick_gap;
+    axis_text.y_tick_gap = tick_gap;
+    axis_text.x_title_gap = 12;
+    axis_text.y_title_left = margin;
+    place_axis_labels(s.labels, s.plot, s.x, s.y, axis_text, measure);
 }
 
-rect plot_label_bounds(const scene& s) {
-    return s.plot.inflated(-4);
+void add_points(scene& s, const std::vector<roof_spec>& rs, const point_set& pts,
+                std::string x_title) {
+    data_extent e;
+    for (const auto& m : pts.markers) e.add(m.at);
+    fit_axes(s, rs, e, std::move(x_title));
+    s.roofs = make_roof_lines(s, rs);
+    s.markers = pts.markers;
+    s.arrows = pts.arrows;
+    s.notes = pts.notes;
+    s.table = pts.table;
 }
 
-void add_plot_obstacles(label_placer& placer, const scene& s) {
-    for (const auto& m : s.markers) placer.add_obstacle(box_around(s.to_px(m.at), m.radius_px + 3));
-    for (const auto& r : s.roofs) placer.add_segment(s.to_px(r.from), s.to_px(r.to));
-    for (const auto& ar : s.arrows) placer.add_segment(s.to_px(ar.from), s.to_px(ar.to));
-    for (const auto& rg : s.ridges) {
-        const auto at = s.to_px({rg.ai, rg.flops});
-        placer.add_obstacle(box_around(at, 6));
-        placer.add_segment(at, {at.x, s.plot.bottom()});
-    }
+marker marker_at(marker base, marker_kind kind, point at) {
+    base.kind = kind;
+    base.at = at;
+    base.filled = kind == marker_kind::measured;
+    base.dashed = kind == marker_kind::refined;
+    return base;
 }
 
-void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
-                       double font_px) {
-    const rect inside = plot_label_bounds(s);
-    for (const auto& r : s.roofs) {
-        auto l = make_label(r.label, font_px, false, text_role::roof, measure);
-        l.backdrop = true;
-        const auto a_px = s.to_px(r.from);
-        const auto b_px = s.to_px(r.to);
-        const bool prefer_above = r.source == roof_source::theoretical;
-        std::vector<rect> above, below, across;
-        const double w = l.box.w, h = l.box.h;
-        if (r.kind == roof_kind::compute) {
-            // Close to the line first; further off where markers sit on it (a predicted
-            // profile puts every compute-bound rung on its roof).
-            for (const double gap : {6.0, 14.0, 24.0})
-                for (double shift = 0; b_px.x - 12 - shift - w >= a_px.x - w; shift += 40) {
-                    const double right = b_px.x - 12 - shift;
-                    above.push_back({right - w, b_px.y - gap - h, w, h});
-                    below.push_back({right - w, b_px.y + gap, w, h});
-                }
-        } else {
-            // The middle of the slope first, then outwards; finer steps last, for crowded
-            // plots with several memory roofs side by side.
-            for (const double t : {0.55, 0.45, 0.65, 0.35, 0.75, 0.25, 0.85, 0.15, 0.5, 0.6, 0.4,
-                                   0.7, 0.3, 0.8, 0.2, 0.9, 0.1, 0.95, 0.05}) {
-                const point at{a_px.x + t * (b_px.x - a_px.x), a_px.y + t * (b_px.y - a_px.y)};
-                above.push_back({at.x - 6 - w, at.y - 6 - h, w, h});
-                below.push_back({at.x + 6, at.y + 6, w, h});
-            }
-            // Centred on the line, its backdrop breaking the line: where parallel roofs leave
-            // no room beside it. Fine steps from the middle outwards, to slip between markers.
-            for (int i = 0; i <= 46; ++i) {
-                const double t = 0.5 + (i % 2 == 0 ? 1 : -1) * 0.02 * ((i + 1) / 2);
-                const point at{a_px.x + t * (b_px.x - a_px.x), a_px.y + t * (b_px.y - a_px.y)};
-                across.push_back({at.x - w / 2, at.y - h / 2, w, h});
-            }
-        }
-        auto beside = prefer_above ? above : below;
-        const auto& rest = prefer_above ? below : above;
-        beside.insert(beside.end(), rest.begin(), rest.end());
-        // A label must read as its own line's: it keeps clear of the roofs of other levels
-        // (its own level's other roof may be close: the text says which of the two it is).
-        const auto clear_of = [&](const rect& box, bool arrows_too) {
-            const auto wide = box.inflated(roof_label_clearance);
-            // Arrows only need to stay outside the backdrop.
-            const auto narrow = box.inflated(3);
-            const auto hits = [&](point a, point b) { return segment_hits_rect(a, b, wide); };
-            for (const auto& o : s.roofs)
-                if (o.key != r.key && hits(s.to_px(o.from), s.to_px(o.to))) return false;
-            if (arrows_too)
-                for (const auto& ar : s.arrows)
-                    if (segment_hits_rect(s.to_px(ar.from), s.to_px(ar.to), narrow)) return false;
-            return true;
-        };
-        // Beside the line, then across it, clear of other levels and of arrows; then the same
-        // crossing arrows; then anywhere.
-        std::vector<rect> candidates;
-        const auto take = [&](const std::vector<rect>& from, bool roofs_clear, bool arrows_clear) {
-            for (const auto& c : from)
-                if (clear_of(c, false) == roofs_clear &&
-                    (!roofs_clear || clear_of(c, true) == arrows_clear))
-                    candidates.push_back(c);
-        };
-        take(beside, true, true);
-        take(across, true, true);
-        take(beside, true, false);
-        take(across, true, false);
-        take(beside, false, false);
-        placer.place(std::move(l), candidates, inside, true);
-    }
+arrow arrow_for(const marker& base, point from, point to, bool dashed) {
+    arrow ar;
+    ar.rung = base.rung;
+    ar.size = base.size;
+    ar.level = base.level;
+    ar.from = from;
+    ar.to = to;
+    ar.colour = base.colour;
+    ar.dashed = dashed;
+    return ar;
 }
 
 void add_published(point_set& pts, const published_set& published) {
@@ -440,138 +339,6 @@ void add_published_legend(panel_content& c) {
     s.colour_tone = tone::muted;
     s.size = 7;
     c.legend.push_back({s, "published measurement (source below)"});
-}
-
-void place_published_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
-                            double font_px) {
-    const rect inside = plot_label_bounds(s);
-    // Roofs and ridge lines a value must not cover; arrows it may, on its backdrop, rather
-    // than move away from its diamond.
-    std::vector<std::pair<point, point>> hard;
-    for (const auto& r : s.roofs) hard.emplace_back(s.to_px(r.from), s.to_px(r.to));
-    for (const auto& rg : s.ridges) {
-        const auto at = s.to_px({rg.ai, rg.flops});
-        hard.emplace_back(at, point{at.x, s.plot.bottom()});
-    }
-    const auto clear_of_hard = [&](const rect& c) {
-        return std::none_of(hard.begin(), hard.end(), [&](const auto& seg) {
-            return segment_hits_rect(seg.first, seg.second, c);
-        });
-    };
-    const auto distance = [](const rect& b, point p) {
-        const double dx = std::max({b.x - p.x, 0.0, p.x - b.right()});
-        const double dy = std::max({b.y - p.y, 0.0, p.y - b.bottom()});
-        return std::hypot(dx, dy);
-    };
-    std::vector<const marker*> published;
-    for (const auto& m : s.markers)
-        if (m.kind == marker_kind::published) published.push_back(&m);
-    // Diamonds nested in one spot (coinciding points) share their surroundings.
-    const auto gap_px = [&](const marker& a, const marker& b) {
-        const auto pa = s.to_px(a.at), pb = s.to_px(b.at);
-        return std::hypot(pa.x - pb.x, pa.y - pb.y);
-    };
-    const auto nested = [&](const marker& a, const marker& b) {
-        return gap_px(a, b) < std::max(a.radius_px, b.radius_px) * 0.5;
-    };
-
-    // Each value's label and its candidate boxes.
-    struct pending {
-        label l;
-        std::vector<rect> near;  // beside the diamond
-        std::vector<rect> far;   // around it
-        bool placed = false;
-    };
-    std::vector<pending> todo;
-    for (const auto* m : published) {
-        auto l = make_label(fmt::format("{:g} published", m->value), font_px, false,
-                            text_role::point, measure);
-        l.colour_tone = tone::rung;
-        l.colour = m->colour;
-        l.backdrop = true;
-        const auto at = s.to_px(m->at);
-        // How far the spot reaches: a diamond 1.2 × its radius, its obstacle box radius + 3.
-        double r = 0;
-        for (const auto* o : published)
-            if (o == m || nested(*o, *m)) r = std::max({r, o->radius_px * 1.2, o->radius_px + 3});
-        const double w = l.box.w, h = l.box.h;
-        pending p{std::move(l), {}, {}};
-        // Beside the diamond first, level with it, then a little higher or lower (published
-        // points of one size often share the AI).
-        // A whole step leaves 2 px, so values of nested diamonds stack without touching.
-        for (const double dy : {0.0, -h / 2, h / 2, -h - 2, h + 2}) {
-            p.near.push_back({at.x + r + 3, at.y - h / 2 + dy, w, h});
-            p.near.push_back({at.x - r - 3 - w, at.y - h / 2 + dy, w, h});
-        }
-        // Then around it at increasing distance; above and below also flush with either side
-        // of the diamond, for one near the plot's edge.
-        for (const double gap : {r + 12, r + 26, r + 42, r + 62}) {
-            const std::array<double, 1> g = {gap};
-            const auto around = boxes_around(at, w, h, g);
-            p.far.insert(p.far.end(), around.begin(), around.end());
-            for (const double y : {at.y - gap - h, at.y + gap}) {
-                p.far.push_back({at.x + r - w, y, w, h});
-                p.far.push_back({at.x - r, y, w, h});
-            }
-        }
-        // A box nearer another published diamond than its own would be read as that one's.
-        const auto foreign = [&](const rect& b) {
-            const double d = distance(b, at);
-            return std::any_of(published.begin(), published.end(), [&](const marker* o) {
-                return o != m && !nested(*o, *m) && distance(b, s.to_px(o->at)) < d;
-            });
-        };
-        std::erase_if(p.near, foreign);
-        std::erase_if(p.far, foreign);
-        todo.push_back(std::move(p));
-    }
-
-    // A box is usable when clear of every label and marker and of the roofs and ridge lines;
-    // it may cross an arrow, on its backdrop, rather than move away from its diamond.
-    const auto usable = [&](const rect& c) {
-        return placer.is_free(c, inside, false) && clear_of_hard(c);
-    };
-    // The most constrained first: the value with the fewest usable boxes beside its diamond
-    // (one at the plot's edge, or in a cluster) before one with room all around; a value with
-    // none beside it last, as it goes further out anyway.
-    for (std::size_t round = 0; round < todo.size(); ++round) {
-        pending* next = nullptr;
-        std::size_t best = 0;
-        for (auto& p : todo) {
-            if (p.placed) continue;
-            const auto n =
-                static_cast<std::size_t>(std::count_if(p.near.begin(), p.near.end(), usable));
-            const std::size_t key = n == 0 ? p.near.size() + 1 : n;
-            if (!next || key < best) {
-                next = &p;
-                best = key;
-            }
-        }
-        next->placed = true;
-        // Clear of every line first, then usable; near before far.
-        std::optional<rect> chosen;
-        for (const auto* set : {&next->near, &next->far}) {
-            for (const auto& c : *set)
-                if (placer.is_free(c, inside, true)) {
-                    chosen = c;
-                    break;
-                }
-            if (chosen) break;
-            for (const auto& c : *set)
-                if (usable(c)) {
-                    chosen = c;
-                    break;
-                }
-            if (chosen) break;
-        }
-        if (chosen) {
-            placer.place(std::move(next->l), std::span<const rect>(&*chosen, 1), inside, true);
-        } else {
-            auto all = next->near;
-            all.insert(all.end(), next->far.begin(), next->far.end());
-            placer.place(std::move(next->l), all, inside, true);
-        }
-    }
 }
 
 }  // namespace tgemm::render

@@ -2,7 +2,8 @@
 // What the two roofline layouts share: the DRAM roofline across sizes (layout_roofline) and
 // the hierarchical roofline at one size (layout_hierarchical_roofline). Which roofs to draw
 // and where their segments run, the axes, the title, the frame around the plot (canvas, the
-// panel beside it, ticks and axis titles) and the roof labels.
+// panel beside it, ticks and axis titles), markers and arrows, and the published points.
+// Labels inside the plot: roofline_labels.hpp.
 #include <optional>
 #include <span>
 #include <string>
@@ -10,8 +11,9 @@
 #include <vector>
 
 #include "model/analysis.hpp"
-#include "render/label_placer.hpp"
 #include "render/layout_text.hpp"
+#include "render/names.hpp"
+#include "render/roofline_labels.hpp"  // the labels inside the plot, declared here before
 #include "render/roofline_layout.hpp"
 #include "render/roofline_panel.hpp"
 #include "render/scene.hpp"
@@ -26,10 +28,6 @@ struct roof_spec {
     roof_source source = roof_source::theoretical;
     double value = 0;  // FLOP/s or B/s
 };
-
-// "fp32" → "FP32", "dram" → "DRAM", "l2" → "L2", "smem" → "shared", "tensor_tf32" → "TF32
-// tensor", "tensor_fp16" → "FP16 tensor", "tensor_bf16" → "BF16 tensor".
-[[nodiscard]] std::string roof_name(std::string_view key);
 
 // The tensor roof a row of `dtype` runs under ("tf32" → "tensor_tf32", "fp16" → "tensor_fp16",
 // "bf16" → "tensor_bf16"); empty for fp32 and anything unknown.
@@ -78,13 +76,9 @@ void fit_axes(scene& s, const std::vector<roof_spec>& rs, const data_extent& e,
 [[nodiscard]] std::vector<roof_line> make_roof_lines(const scene& s,
                                                      const std::vector<roof_spec>& rs);
 
-// The title block (title_block) of a roofline. `subject` names the plot in lower case
-// ("roofline", "hierarchical roofline") and `qualifier` follows the GPU's name (" at 4096³").
-[[nodiscard]] std::vector<std::string> title_lines(const profile& p, std::string_view subject,
-                                                   std::string_view qualifier = {});
-
-// A scene with the profile's predicted flag, watermark and title lines (title_lines): the
-// start both roofline layouts share.
+// A scene with the profile's predicted flag, watermark and title lines (title_block, with the
+// plots' own predicted note; `subject` names the plot in lower case, "roofline", and
+// `qualifier` follows the GPU's name, " at 4096³"): the start both roofline layouts share.
 [[nodiscard]] scene start_scene(const profile& p, std::string_view subject,
                                 std::string_view qualifier = {});
 
@@ -99,20 +93,6 @@ void add_roof_legend(panel_content& c, bool any_measured_roof);
 // s.height, s.plot, s.swatches and s.table_header, and appends to s.labels. The canvas is at
 // least opts.width × opts.height and grows rather than squeeze the plot or the panel.
 void frame_scene(scene& s, const panel_content& c, const render_options& opts);
-
-// The box plot labels must stay inside.
-[[nodiscard]] rect plot_label_bounds(const scene& s);
-
-// Registers what labels inside the plot must avoid: markers as obstacles (their radius plus
-// 3 px), roofs, arrows and ridges as lines.
-void add_plot_obstacles(label_placer& placer, const scene& s);
-
-// One label per roof, along its line: compute roofs above (theoretical) or below (measured)
-// their right end, memory roofs beside a point along the slope, or across the line where
-// parallel roofs leave no room beside it. Labels keep 6 px from the roofs of other levels
-// where they can. A label that fits nowhere is left out.
-void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
-                       double font_px = 15);
 
 // Throughputs published for the profile's GPU (model/published.hpp), as markers.
 struct published_set {
@@ -137,15 +117,22 @@ struct point_set {
     std::vector<std::string> notes;
 };
 
+// Fits the axes around the points of `pts` and every ridge of `rs` (fit_axes), then puts the
+// roofs, the markers, the arrows, the kernel table and the notes into the scene.
+void add_points(scene& s, const std::vector<roof_spec>& rs, const point_set& pts,
+                std::string x_title);
+
+// A copy of `base` (rung, size, level, colour, glyph, radius) as a marker of `kind` at `at`:
+// filled where measured, outlined dashed for the refined model.
+[[nodiscard]] marker marker_at(marker base, marker_kind kind, point at);
+
+// The arrow from `from` to `to` in the rung, size, level and colour of `base`.
+[[nodiscard]] arrow arrow_for(const marker& base, point from, point to, bool dashed);
+
 // Adds the published markers and their notes after the rows' own.
 void add_published(point_set& pts, const published_set& published);
 
 // The legend entry of the published markers: a diamond, filled and outlined.
 void add_published_legend(panel_content& c);
-
-// "2.05 published" beside each published marker, in the rung's colour, clear of everything
-// placed so far. A label that fits nowhere is left out.
-void place_published_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
-                            double font_px);
 
 }  // namespace tgemm::render

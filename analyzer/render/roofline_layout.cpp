@@ -5,13 +5,16 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "model/levels.hpp"
 #include "render/format.hpp"
 #include "render/label_placer.hpp"
+#include "render/layout_text.hpp"
 #include "render/roofline_common.hpp"
+#include "render/roofline_labels.hpp"
 #include "render/roofline_panel.hpp"
 #include "render/rung_colours.hpp"
 
@@ -53,97 +56,85 @@ std::string missing_point_reason(const row_analysis& r) {
 // The DRAM roofline draws one memory level.
 constexpr std::array<std::string_view, 1> dram_only = {roofs::dram};
 
-// Markers, arrows, the kernel table and the notes: everything that comes from the rows.
-point_set collect_points(const analysis& a, bool predicted) {
-    const profile& p = *a.source;
-    // Colours go to kernels that have rows: a rung skipped at every size takes none.
-    const auto kernels = coloured_rungs(a);
-    const auto shapes = p.shapes();
-
+// Ladder order, then size: the table reads like the plot's colours.
+std::vector<const row_analysis*> ladder_rows(const analysis& a,
+                                             const std::vector<std::string>& kernels,
+                                             const std::vector<shape>& shapes) {
     std::vector<const row_analysis*> rows;
     for (const auto& r : a.rows) rows.push_back(&r);
-    // Ladder order, then size: the table reads like the plot's colours.
     std::stable_sort(rows.begin(), rows.end(), [&](const auto* l, const auto* r) {
         const auto kl = index_in(kernels, l->row->kernel);
         const auto kr = index_in(kernels, r->row->kernel);
         if (kl != kr) return kl < kr;
         return index_in(shapes, l->row->size) < index_in(shapes, r->row->size);
     });
+    return rows;
+}
 
-    point_set out;
-    for (const auto* r : rows) {
-        const auto& m = *r->row;
-        marker base;
-        base.rung = m.kernel;
-        base.size = m.size;
-        base.colour = rung_colour(kernels, m.kernel);
-        base.glyph =
-            size_glyphs[static_cast<std::size_t>(index_in(shapes, m.size)) % size_glyphs.size()];
-        base.radius_px = marker_radius;
-
-        std::optional<point> book;
-        if (r->ai_textbook > 0 && r->attainable_textbook > 0) {
-            book = point{r->ai_textbook, r->attainable_textbook};
-            auto mk = base;
-            mk.kind = marker_kind::textbook;
-            mk.at = *book;
-            out.markers.push_back(mk);
-        }
-        std::optional<point> end;
-        if (predicted) {
-            if (r->ai_refined && r->attainable) {
-                end = point{*r->ai_refined, *r->attainable};
-                auto mk = base;
-                mk.kind = marker_kind::refined;
-                mk.dashed = true;
-                mk.at = *end;
-                out.markers.push_back(mk);
-            } else {
-                out.notes.push_back(fmt::format(
-                    "{}: the refined model gives no {}; textbook point only", row_name(m),
-                    m.model.refined.get(keys::flops) ? "DRAM traffic" : "FLOP count"));
-            }
-        } else if (r->ai_measured && r->achieved_flops_per_s) {
-            end = point{*r->ai_measured, *r->achieved_flops_per_s};
-            auto mk = base;
-            mk.kind = marker_kind::measured;
-            mk.filled = true;
-            mk.at = *end;
-            out.markers.push_back(mk);
-        } else {
-            out.notes.push_back(
-                fmt::format("{}: no measured point ({})", row_name(m), missing_point_reason(*r)));
-        }
-        if (book && end) {
-            arrow ar;
-            ar.rung = m.kernel;
-            ar.size = m.size;
-            ar.from = *book;
-            ar.to = *end;
-            ar.colour = base.colour;
-            ar.dashed = predicted;
-            out.arrows.push_back(ar);
-        }
-
-        kernel_entry e;
-        e.rung = m.kernel;
-        e.size = m.size;
-        e.colour = base.colour;
-        e.glyph = base.glyph;
-        e.has_measured_point = !predicted && end.has_value();
-        if (predicted)
-            e.cells = {m.kernel, to_string(m.size), format_ai_value(r->ai_textbook),
-                       r->ai_refined ? format_ai_value(*r->ai_refined) : std::string(missing_mark),
-                       format_tflops_value(r->attainable)};
-        else
-            e.cells = {
-                m.kernel, to_string(m.size),
-                r->tflops ? format_tflops_value(*r->tflops * 1e12) : std::string(missing_mark),
-                r->ai_measured ? format_ai_value(*r->ai_measured) : std::string(missing_mark),
-                format_percent(r->pct_roof)};
-        out.table.push_back(std::move(e));
+// The row's textbook marker, the marker where it sits (measured, or the refined model's for a
+// prediction) and the arrow between them; a note where it has no such point. Returns whether
+// it has one.
+bool add_row_points(point_set& out, const row_analysis& r, const marker& base, bool predicted) {
+    const auto& m = *r.row;
+    std::optional<point> book;
+    if (r.ai_textbook > 0 && r.attainable_textbook > 0) {
+        book = point{r.ai_textbook, r.attainable_textbook};
+        out.markers.push_back(marker_at(base, marker_kind::textbook, *book));
     }
-    for (const auto& m : p.measurements)
+    std::optional<point> end;
+    if (predicted && r.ai_refined && r.attainable) {
+        end = point{*r.ai_refined, *r.attainable};
+        out.markers.push_back(marker_at(base, marker_kind::refined, *end));
+    } else if (predicted) {
+        out.notes.push_back(
+            fmt::format("{}: the refined model gives no {}; textbook point only", row_name(m),
+                        m.model.refined.get(keys::flops) ? "DRAM traffic" : "FLOP count"));
+    } else if (r.ai_measured && r.achieved_flops_per_s) {
+        end = point{*r.ai_measured, *r.achieved_flops_per_s};
+        out.markers.push_back(marker_at(base, marker_kind::measured, *end));
+    } else {
+        out.notes.push_back(
+            fmt::format("{}: no measured point ({})", row_name(m), missing_point_reason(r)));
+    }
+    if (book && end) out.arrows.push_back(arrow_for(base, *book, *end, predicted));
+    return end.has_value();
+}
+
+kernel_entry table_entry(const row_analysis& r, const marker& base, bool predicted,
+                         bool has_point) {
+    const auto& m = *r.row;
+    kernel_entry e{m.kernel, m.size, base.colour, base.glyph, !predicted && has_point, {}};
+    const auto ai = [](std::optional<double> v) {
+        return v ? format_ai_value(*v) : std::string(missing_mark);
+    };
+    if (predicted)
+        e.cells = {m.kernel, to_string(m.size), format_ai_value(r.ai_textbook), ai(r.ai_refined),
+                   format_tflops_value(r.attainable)};
+    else
+        e.cells = {m.kernel, to_string(m.size),
+                   r.tflops ? format_tflops_value(*r.tflops * 1e12) : std::string(missing_mark),
+                   ai(r.ai_measured), format_percent(r.pct_roof)};
+    return e;
+}
+
+// Markers, arrows, the kernel table and the notes: everything that comes from the rows.
+point_set collect_points(const analysis& a, bool predicted) {
+    // Colours go to kernels that have rows: a rung skipped at every size takes none.
+    const auto kernels = coloured_rungs(a);
+    const auto shapes = a.source->shapes();
+    point_set out;
+    for (const auto* r : ladder_rows(a, kernels, shapes)) {
+        marker base;
+        base.rung = r->row->kernel;
+        base.size = r->row->size;
+        base.colour = rung_colour(kernels, r->row->kernel);
+        base.glyph = size_glyphs[static_cast<std::size_t>(index_in(shapes, r->row->size)) %
+                                 size_glyphs.size()];
+        base.radius_px = marker_radius;
+        const bool has_point = add_row_points(out, *r, base, predicted);
+        out.table.push_back(table_entry(*r, base, predicted, has_point));
+    }
+    for (const auto& m : a.source->measurements)
         if (m.skipped) out.notes.push_back(fmt::format("{}: skipped: {}", row_name(m), *m.skipped));
     return out;
 }
@@ -187,6 +178,61 @@ panel_content panel_for(const point_set& pts, const profile& p, bool predicted,
     return c;
 }
 
+// Where the FP32 roof meets the DRAM roof, theoretical and measured. Where only the DRAM roof
+// was measured, its ridge is with the theoretical FP32 roof.
+std::vector<ridge_mark> dram_ridges(const std::vector<roof_spec>& rs, double fp32_peak) {
+    std::vector<ridge_mark> out;
+    for (const auto& r : rs) {
+        if (r.kind != roof_kind::compute || r.key != roofs::fp32) continue;
+        const double ai = r.value / ridge_bandwidth(rs, r.source);
+        out.push_back(
+            {r.source, ai, r.value,
+             fmt::format("{}ridge {}", r.source == roof_source::measured ? "measured " : "",
+                         format_ai(ai))});
+    }
+    const bool measured_ridge = std::any_of(
+        out.begin(), out.end(), [](const auto& rg) { return rg.source == roof_source::measured; });
+    if (any_measured(rs) && !measured_ridge) {
+        const double bw = ridge_bandwidth(rs, roof_source::measured);
+        out.push_back({roof_source::measured, fp32_peak / bw, fp32_peak,
+                       fmt::format("measured ridge {}", format_ai(fp32_peak / bw))});
+    }
+    return out;
+}
+
+double volume(const shape& sz) {
+    return double(sz.m) * double(sz.n) * double(sz.k);
+}
+
+// One name per rung, beside its markers at the largest size (most FLOPs) only: with many
+// sizes a name beside a small size's marker would be read as that point. Markers of every
+// size stay drawn; the table names the rest. Boxes around the rung's markers at its largest
+// size: measured first, then refined, then textbook. A box nearer one of the rung's smaller sizes
+// than to the marker it names would name the wrong point: such boxes are left out.
+std::vector<rect> name_candidates(const scene& s, const std::string& rung, double w, double h) {
+    double largest = 0;
+    for (const auto& mk : s.markers)
+        if (mk.rung == rung) largest = std::max(largest, volume(mk.size));
+    const std::array<double, 5> gaps = {marker_radius + 5, marker_radius + 18, marker_radius + 34,
+                                        marker_radius + 52, marker_radius + 72};
+    std::vector<rect> candidates;
+    for (const auto kind : {marker_kind::measured, marker_kind::refined, marker_kind::textbook})
+        for (const auto& mk : s.markers) {
+            if (mk.rung != rung || mk.kind != kind || volume(mk.size) != largest) continue;
+            const auto at = s.to_px(mk.at);
+            for (const auto& box : boxes_around(at, w, h, gaps)) {
+                const double own = distance(box, at);
+                const bool nearer_other =
+                    std::any_of(s.markers.begin(), s.markers.end(), [&](const marker& o) {
+                        return o.rung == rung && volume(o.size) != largest &&
+                               distance(box, s.to_px(o.at)) < own;
+                    });
+                if (!nearer_other) candidates.push_back(box);
+            }
+        }
+    return candidates;
+}
+
 }  // namespace
 
 scene layout_roofline(const analysis& a, const render_options& opts) {
@@ -195,118 +241,30 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
         TGEMM_THROW(input, "cannot plot a roofline without positive FP32 and DRAM peaks");
     const profile& p = *a.source;
     const bool predicted = p.source == profile_source::predicted;
-    const auto& measure = opts.measure;
 
     scene s = start_scene(p, "roofline");
-
     auto pts = collect_points(a, predicted);
     // Published throughputs of this GPU (a predicted profile only), at every size they have.
     add_published(pts, collect_published(a, std::nullopt, published_radius));
     const auto rs = collect_roofs(a, dram_only);
-    const bool any_measured_roof = any_measured(rs);
-
-    // Ridges: where each compute roof meets the memory roof of its kind.
-    for (const auto& r : rs) {
-        if (r.kind != roof_kind::compute || r.key != roofs::fp32) continue;
-        const double ai = r.value / ridge_bandwidth(rs, r.source);
-        s.ridges.push_back(
-            {r.source, ai, r.value,
-             fmt::format("{}ridge {}", r.source == roof_source::measured ? "measured " : "",
-                         format_ai(ai))});
-    }
-    if (any_measured_roof && std::none_of(s.ridges.begin(), s.ridges.end(), [](const auto& rg) {
-            return rg.source == roof_source::measured;
-        })) {
-        // Only the DRAM roof was measured: its ridge is with the theoretical FP32 roof.
-        const double bw = ridge_bandwidth(rs, roof_source::measured);
-        s.ridges.push_back({roof_source::measured, a.fp32_peak / bw, a.fp32_peak,
-                            fmt::format("measured ridge {}", format_ai(a.fp32_peak / bw))});
-    }
+    s.ridges = dram_ridges(rs, a.fp32_peak);
 
     // Axis ranges cover every point and ridge, with room right of the ridge for the flat roof.
-    data_extent e;
-    for (const auto& m : pts.markers) e.add(m.at);
-    fit_axes(s, rs, e, "Arithmetic intensity (FLOP/byte at DRAM, log scale)");
-    s.roofs = make_roof_lines(s, rs);
-    s.markers = std::move(pts.markers);
-    s.arrows = std::move(pts.arrows);
-    s.notes = pts.notes;
-    s.table = pts.table;
-
-    frame_scene(
-        s, panel_for(pts, p, predicted, any_measured_roof, s.count(marker_kind::published) > 0),
-        opts);
+    add_points(s, rs, pts, "Arithmetic intensity (FLOP/byte at DRAM, log scale)");
+    frame_scene(s,
+                panel_for(pts, p, predicted, any_measured(rs), s.count(marker_kind::published) > 0),
+                opts);
 
     // Labels inside the plot go where nothing else is: markers and lines are obstacles.
-    label_placer placer(s.labels);
-    const rect inside = plot_label_bounds(s);
-    add_plot_obstacles(placer, s);
-    place_roof_labels(placer, s, measure);
-    for (const auto& rg : s.ridges) {
-        auto l = make_label(rg.text, plot_label_px, true, text_role::ridge, measure);
-        l.backdrop = true;
-        const auto at = s.to_px({rg.ai, rg.flops});
-        std::vector<rect> candidates;
-        for (const double dy : {14.0, 40.0, 70.0, 100.0}) {
-            candidates.push_back({at.x + 10, at.y + dy, l.box.w, l.box.h});
-            candidates.push_back({at.x - 10 - l.box.w, at.y + dy, l.box.w, l.box.h});
-        }
-        const std::array<double, 3> gaps = {16, 34, 56};
-        const auto around = boxes_around(at, l.box.w, l.box.h, gaps);
-        candidates.insert(candidates.end(), around.begin(), around.end());
-        placer.place(std::move(l), candidates, inside, true);
-    }
     // Published values before the rung names: a value belongs beside its diamond, a name may
     // sit by any of its rung's markers.
-    place_published_labels(placer, s, measure, plot_label_px);
-    // One name per rung, beside its markers at the largest size (most FLOPs) only: with many
-    // sizes a name beside a small size's marker would be read as that point. Markers of every
-    // size stay drawn; the table names the rest. A name that fits nowhere is left out.
-    std::vector<std::string> named;
-    for (const auto& m : s.markers) {
-        if (m.kind == marker_kind::published) continue;
-        if (std::find(named.begin(), named.end(), m.rung) != named.end()) continue;
-        named.push_back(m.rung);
-        auto l = make_label(m.rung, plot_label_px, true, text_role::point, measure);
-        l.colour_tone = tone::rung;
-        l.colour = m.colour;
-        l.backdrop = true;
-        const auto volume = [](const shape& sz) {
-            return double(sz.m) * double(sz.n) * double(sz.k);
-        };
-        double largest = 0;
-        for (const auto& mk : s.markers)
-            if (mk.rung == m.rung) largest = std::max(largest, volume(mk.size));
-        std::vector<const marker*> order;
-        for (const auto kind : {marker_kind::measured, marker_kind::refined, marker_kind::textbook})
-            for (const auto& mk : s.markers)
-                if (mk.rung == m.rung && mk.kind == kind && volume(mk.size) == largest)
-                    order.push_back(&mk);
-        std::vector<rect> candidates;
-        const std::array<double, 5> gaps = {marker_radius + 5, marker_radius + 18,
-                                            marker_radius + 34, marker_radius + 52,
-                                            marker_radius + 72};
-        // A box nearer one of the rung's smaller sizes than to the marker it names would
-        // name the wrong point: such boxes are not candidates.
-        const auto distance = [](const rect& b, point p) {
-            const double dx = std::max({b.x - p.x, 0.0, p.x - b.right()});
-            const double dy = std::max({b.y - p.y, 0.0, p.y - b.bottom()});
-            return std::hypot(dx, dy);
-        };
-        for (const auto* mk : order) {
-            const auto at = s.to_px(mk->at);
-            for (const auto& box : boxes_around(at, l.box.w, l.box.h, gaps)) {
-                const double own = distance(box, at);
-                const bool nearer_other =
-                    std::any_of(s.markers.begin(), s.markers.end(), [&](const marker& o) {
-                        return o.rung == m.rung && volume(o.size) != largest &&
-                               distance(box, s.to_px(o.at)) < own;
-                    });
-                if (!nearer_other) candidates.push_back(box);
-            }
-        }
-        placer.place(std::move(l), candidates, inside, true);
-    }
+    label_placer placer(s.labels);
+    add_plot_obstacles(placer, s);
+    place_roof_labels(placer, s, opts.measure);
+    place_ridge_labels(placer, s, opts.measure, plot_label_px);
+    place_published_labels(placer, s, opts.measure, plot_label_px);
+    place_rung_names(placer, s, opts.measure, plot_label_px,
+                     std::bind_front(name_candidates, std::cref(s)));
     return s;
 }
 

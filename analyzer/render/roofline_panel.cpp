@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/strings.hpp"
+#include "render/layout_text.hpp"
 
 namespace tgemm::render {
 
@@ -47,29 +47,12 @@ void panel_block::shift(double dx, double dy) {
     }
 }
 
-std::vector<std::string> wrap_text(const std::string& text, double width, double font_px, bool bold,
-                                   const text_width_fn& measure) {
-    std::vector<std::string> lines;
-    std::string line;
-    for (const auto word : split(text, ' ')) {
-        if (word.empty()) continue;
-        auto candidate = line.empty() ? std::string(word) : line + " " + std::string(word);
-        if (!line.empty() && measure(candidate, font_px, bold) > width) {
-            lines.push_back(line);
-            candidate = std::string(word);
-        }
-        line = std::move(candidate);
-    }
-    if (!line.empty()) lines.push_back(line);
-    return lines;
-}
+namespace {
 
-panel_block layout_panel(const panel_content& c, const text_width_fn& measure, double min_width) {
-    const std::string legend_title = "Legend";
-    double legend_w = measure(legend_title, heading_px, true);
-    for (const auto& item : c.legend)
-        legend_w = std::max(legend_w, glyph_col + measure(item.text, body_px, false));
+const std::string legend_title = "Legend";
 
+// Each column as wide as its widest cell, the header's in bold.
+std::vector<double> column_widths(const panel_content& c, const text_width_fn& measure) {
     std::vector<double> col_w(c.table_header.size(), 0.0);
     for (std::size_t i = 0; i < col_w.size(); ++i) {
         col_w[i] = measure(c.table_header[i], body_px, true);
@@ -77,15 +60,24 @@ panel_block layout_panel(const panel_content& c, const text_width_fn& measure, d
             if (i < r.cells.size())
                 col_w[i] = std::max(col_w[i], measure(r.cells[i], body_px, false));
     }
+    return col_w;
+}
+
+double panel_width(const panel_content& c, const std::vector<double>& col_w,
+                   const text_width_fn& measure, double min_width) {
+    double legend_w = measure(legend_title, heading_px, true);
+    for (const auto& item : c.legend)
+        legend_w = std::max(legend_w, glyph_col + measure(item.text, body_px, false));
     double table_w = glyph_col;
     for (const auto w : col_w) table_w += w;
     if (!col_w.empty()) table_w += col_gap * double(col_w.size() - 1);
-    const double title_w = measure(c.table_title, heading_px, true);
+    return std::max({min_width, legend_w, table_w, measure(c.table_title, heading_px, true)});
+}
 
-    panel_block b;
-    b.width = std::max({min_width, legend_w, table_w, title_w});
-
-    double y = 0;
+// "Legend", then a row per item: its swatch in the glyph column, its words after it. Returns
+// the y below.
+double place_legend(panel_block& b, const panel_content& c, double y,
+                    const text_width_fn& measure) {
     b.labels.push_back(text_at(legend_title, 0, y, measure(legend_title, heading_px, true),
                                heading_px, true, text_role::legend));
     y += row_h + 2;
@@ -99,23 +91,32 @@ panel_block layout_panel(const panel_content& c, const text_width_fn& measure, d
                                    body_px, false, text_role::legend));
         y += row_h;
     }
+    return y;
+}
 
-    y += block_gap;
-    b.labels.push_back(
-        text_at(c.table_title, 0, y, title_w, heading_px, true, text_role::table_header));
+// One row of cells from the glyph column on: names left-aligned, numbers right-aligned.
+void place_cells(panel_block& b, const std::vector<std::string>& cells,
+                 const std::vector<double>& col_w, double y, bool header,
+                 const text_width_fn& measure) {
+    double x = glyph_col;
+    for (std::size_t i = 0; i < col_w.size() && i < cells.size(); ++i) {
+        const double w = measure(cells[i], body_px, header);
+        const double left = numeric_column(i) ? x + col_w[i] - w : x;
+        b.labels.push_back(text_at(cells[i], left, y, w, body_px, header,
+                                   header ? text_role::table_header : text_role::table_cell,
+                                   header ? tone::muted : tone::ink));
+        x += col_w[i] + col_gap;
+    }
+}
+
+// The table's title, its header, then a row per kernel with its marker in the rung's colour.
+// Returns the y below.
+double place_table(panel_block& b, const panel_content& c, const std::vector<double>& col_w,
+                   double y, const text_width_fn& measure) {
+    b.labels.push_back(text_at(c.table_title, 0, y, measure(c.table_title, heading_px, true),
+                               heading_px, true, text_role::table_header));
     y += row_h + 2;
-    const auto emit_row = [&](const std::vector<std::string>& cells, bool header) {
-        double x = glyph_col;
-        for (std::size_t i = 0; i < col_w.size() && i < cells.size(); ++i) {
-            const double w = measure(cells[i], body_px, header);
-            const double left = numeric_column(i) ? x + col_w[i] - w : x;
-            b.labels.push_back(text_at(cells[i], left, y, w, body_px, header,
-                                       header ? text_role::table_header : text_role::table_cell,
-                                       header ? tone::muted : tone::ink));
-            x += col_w[i] + col_gap;
-        }
-    };
-    emit_row(c.table_header, true);
+    place_cells(b, c.table_header, col_w, y, true, measure);
     y += row_h;
     for (const auto& r : c.rows) {
         swatch sw;
@@ -127,27 +128,23 @@ panel_block layout_panel(const panel_content& c, const text_width_fn& measure, d
         sw.size = 7;
         sw.centre = {glyph_col / 2 - 2, y + row_h / 2};
         b.swatches.push_back(sw);
-        emit_row(r.cells, false);
+        place_cells(b, r.cells, col_w, y, false, measure);
         y += row_h;
     }
+    return y;
+}
 
-    if (!c.notes.empty()) {
-        y += block_gap / 2;
-        const double line_h = std::max(line_box_height(note_px) + 2, 0.0);
-        for (const auto& note : c.notes) {
-            for (const auto& line : wrap_text(note, b.width, note_px, false, measure)) {
-                label l;
-                l.text = line;
-                l.box = {0, y, measure(line, note_px, false), line_box_height(note_px)};
-                l.font_px = note_px;
-                l.role = text_role::note;
-                l.colour_tone = tone::muted;
-                b.labels.push_back(std::move(l));
-                y += line_h;
-            }
-            y += 4;
-        }
-    }
+}  // namespace
+
+panel_block layout_panel(const panel_content& c, const text_width_fn& measure, double min_width) {
+    const auto col_w = column_widths(c, measure);
+    panel_block b;
+    b.width = panel_width(c, col_w, measure, min_width);
+    double y = place_legend(b, c, 0, measure);
+    y = place_table(b, c, col_w, y + block_gap, measure);
+    if (!c.notes.empty())
+        y = place_notes(b.labels, c.notes, {0, y + block_gap / 2}, b.width, {note_px, 2, 4},
+                        measure);
     b.height = y;
     return b;
 }

@@ -37,9 +37,4 @@ struct panel_block {
 [[nodiscard]] panel_block layout_panel(const panel_content& c, const text_width_fn& measure,
                                        double min_width);
 
-// Splits `text` at spaces into lines no wider than `width`.
-[[nodiscard]] std::vector<std::string> wrap_text(const std::string& text, double width,
-                                                 double font_px, bool bold,
-                                                 const text_width_fn& measure);
-
 }  // namespace tgemm::render

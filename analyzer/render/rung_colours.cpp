@@ -21,4 +21,17 @@ int rung_colour(const std::vector<std::string>& rungs, std::string_view rung) {
     return it == rungs.end() ? 0 : static_cast<int>(it - rungs.begin());
 }
 
+std::vector<const row_analysis*> rows_at(const analysis& a, const shape& s) {
+    const auto kernels = a.source->kernels();
+    std::vector<const row_analysis*> rows;
+    for (const auto& r : a.rows)
+        if (r.row->size == s) rows.push_back(&r);
+    const auto rank = [&](const row_analysis* r) {
+        return std::find(kernels.begin(), kernels.end(), r->row->kernel) - kernels.begin();
+    };
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](const auto* l, const auto* r) { return rank(l) < rank(r); });
+    return rows;
+}
+
 }  // namespace tgemm::render

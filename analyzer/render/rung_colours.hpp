@@ -1,6 +1,7 @@
 #pragma once
-// One palette index per rung, shared by every plot: a rung is the same colour on the roofline,
-// the bytes-per-level panels, the AI-vs-size lines and the TFLOP/s bars.
+// The ladder's order and colours, shared by every plot and table: a rung is the same colour
+// on the roofline, the bytes-per-level panels, the AI-vs-size lines and the TFLOP/s bars, and
+// every table lists the rungs in the same order.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,5 +16,8 @@ namespace tgemm::render {
 
 // The palette index of `rung` among `rungs` (from coloured_rungs); 0 for one not listed.
 [[nodiscard]] int rung_colour(const std::vector<std::string>& rungs, std::string_view rung);
+
+// Every row at size `s`, in ladder (the profile's first-seen kernel) order.
+[[nodiscard]] std::vector<const row_analysis*> rows_at(const analysis& a, const shape& s);
 
 }  // namespace tgemm::render

@@ -63,6 +63,7 @@ enum class marker_shape { circle, square, triangle_up, diamond, triangle_down, h
 // profiles; in the hierarchical roofline also levels the textbook does not count, as L2).
 // published: a throughput someone else measured on that GPU (model/published.hpp), drawn on a
 // predicted profile only, at the refined model's DRAM AI: a filled diamond, outlined dark.
+// The report charts (chart.hpp) name their series with the same kinds.
 enum class marker_kind { measured, textbook, refined, published };
 
 struct marker {
@@ -149,15 +150,20 @@ struct kernel_entry {
     std::vector<std::string> cells;  // as in scene::table_header
 };
 
-struct scene {
+// What every picture has, the roofline and each chart alike: a canvas, a title block and,
+// for a predicted profile, a watermark.
+struct picture {
     double width = 1600;
     double height = 1000;
+    bool predicted = false;
+    std::vector<std::string> title_lines;
+    std::string watermark;  // drawn faintly behind each plot; empty for measured profiles
+};
+
+struct scene : picture {
     rect plot;  // the axes' box in pixels
     axis x;
     axis y;
-    bool predicted = false;
-    std::vector<std::string> title_lines;
-    std::string watermark;  // drawn faintly behind the plot; empty for measured profiles
     std::vector<roof_line> roofs;
     std::vector<ridge_mark> ridges;
     std::vector<marker> markers;

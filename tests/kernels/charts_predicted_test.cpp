@@ -43,7 +43,7 @@ TEST_F(ChartsPredicted, TflopsDrawsTheSevenPublishedPoints) {
     EXPECT_NE(c.title_lines.at(0).find(predicted_tag), std::string::npos);
     const auto published = published_points("rtx5070ti");
     ASSERT_EQ(published.size(), 7u);
-    EXPECT_EQ(c.count_markers(series::published), 7u);
+    EXPECT_EQ(c.count_markers(marker_kind::published), 7u);
     for (const auto& pp : published) {
         const auto it = std::find_if(c.markers.begin(), c.markers.end(),
                                      [&](const chart_marker& m) { return m.rung == pp.kernel; });
@@ -65,8 +65,8 @@ TEST_F(ChartsPredicted, TflopsDrawsTheSevenPublishedPoints) {
     for (const auto& r : m_analysis.rows)
         if (r.row->size == shape{4096, 4096, 4096} && r.bound_attainable) ++bounded;
     EXPECT_GE(bounded, 7u);
-    EXPECT_EQ(c.count_bars(series::predicted), bounded);
-    EXPECT_EQ(c.count_bars(series::measured), 0u);
+    EXPECT_EQ(c.count_bars(marker_kind::refined), bounded);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 0u);
     for (const auto& b : c.bars) EXPECT_EQ(b.fill, bar_fill::hollow);
     expect_clean(c);
 }
@@ -74,13 +74,13 @@ TEST_F(ChartsPredicted, TflopsDrawsTheSevenPublishedPoints) {
 TEST_F(ChartsPredicted, BytesAndAiChartsSayPredicted) {
     const auto bytes = layout_bytes_per_level(m_analysis, m_opts);
     EXPECT_NE(bytes.title_lines.at(0).find(predicted_tag), std::string::npos);
-    EXPECT_EQ(bytes.count_bars(series::measured), 0u);
-    EXPECT_GT(bytes.count_bars(series::refined), 0u);
+    EXPECT_EQ(bytes.count_bars(marker_kind::measured), 0u);
+    EXPECT_GT(bytes.count_bars(marker_kind::refined), 0u);
     expect_clean(bytes);
     const auto ai = layout_ai_vs_size(m_analysis, m_opts);
     EXPECT_NE(ai.title_lines.at(0).find(predicted_tag), std::string::npos);
-    EXPECT_EQ(ai.count_markers(series::measured), 0u);
-    EXPECT_GT(ai.count_lines(series::predicted), 0u);
+    EXPECT_EQ(ai.count_markers(marker_kind::measured), 0u);
+    EXPECT_GT(ai.count_lines(marker_kind::refined), 0u);
     expect_clean(ai);
 }
 

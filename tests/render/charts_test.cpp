@@ -57,7 +57,7 @@ void expect_clean(const chart& c) {
     const rect canvas{0, 0, c.width, c.height};
     for (const auto& b : c.bars) {
         ASSERT_LT(b.panel, c.panels.size());
-        EXPECT_TRUE(c.panels[b.panel].plot.inflated(0.01).contains(b.box)) << b.rung << b.series;
+        EXPECT_TRUE(c.panels[b.panel].plot.inflated(0.01).contains(b.box)) << b.rung;
         EXPECT_GT(b.box.w, 0) << b.rung;
         EXPECT_GT(b.box.h, 0) << b.rung;
     }
@@ -119,9 +119,9 @@ TEST(bytes_chart, synthetic_counts) {
     // shared for smem_tiling. Refined: DRAM for all three, L1 for naive, shared for
     // smem_tiling. Measured: DRAM for all three, L2 and L1 for naive and smem_tiling, shared for
     // smem_tiling.
-    EXPECT_EQ(c.count_bars(series::textbook), 6u);
-    EXPECT_EQ(c.count_bars(series::refined), 5u);
-    EXPECT_EQ(c.count_bars(series::measured), 8u);
+    EXPECT_EQ(c.count_bars(marker_kind::textbook), 6u);
+    EXPECT_EQ(c.count_bars(marker_kind::refined), 5u);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 8u);
     EXPECT_EQ(c.count_bars(), 19u);
     // 3 rungs × 4 levels × 3 series slots; a dash in every empty one.
     EXPECT_EQ(count_text(c, "–"), 3u * 4 * 3 - 19);
@@ -139,7 +139,7 @@ TEST(bytes_chart, synthetic_counts) {
     // 2-way conflicts (wavefronts × 128 B).
     const auto& tiled = p.measurements[5];
     for (const auto& b : c.bars) {
-        if (b.rung == "smem_tiling" && b.panel == 3 && b.series == series::measured) {
+        if (b.rung == "smem_tiling" && b.panel == 3 && b.kind == marker_kind::measured) {
             EXPECT_DOUBLE_EQ(b.value, *tiled.counter(keys::smem_load_wavefronts) * 128);
         }
     }
@@ -160,7 +160,7 @@ TEST(bytes_chart, predicted_has_no_measured_series) {
     const auto c = layout_bytes_per_level(analyze(p), exact());
     EXPECT_TRUE(c.predicted);
     EXPECT_NE(c.title_lines.at(0).find(predicted_tag), std::string::npos);
-    EXPECT_EQ(c.count_bars(series::measured), 0u);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 0u);
     EXPECT_EQ(c.count_bars(), 11u);
     EXPECT_EQ(count_text(c, "–"), 3u * 4 * 2 - 11);
     for (const auto& b : c.bars) EXPECT_TRUE(b.dashed);
@@ -182,15 +182,18 @@ TEST(ai_size_chart, synthetic_counts) {
     EXPECT_EQ(pn.x.major[1].label, "4096");
     // Measured: cublas and smem_tiling at both sizes; naive at 4096³ only (no DRAM counters
     // at 1024³): five markers, two lines (a single point draws no line).
-    EXPECT_EQ(c.count_markers(series::measured), 5u);
-    EXPECT_EQ(c.count_lines(series::measured), 2u);
-    EXPECT_EQ(c.count_lines(series::textbook), 3u);
-    EXPECT_EQ(c.count_lines("reference"), 1u);
+    EXPECT_EQ(c.count_markers(marker_kind::measured), 5u);
+    EXPECT_EQ(c.count_lines(marker_kind::measured), 2u);
+    EXPECT_EQ(c.count_lines(marker_kind::textbook), 3u);
+    EXPECT_EQ(c.count_lines(line_role::reference), 1u);
     EXPECT_EQ(c.count_lines(), 6u);
-    for (const auto& l : c.lines) EXPECT_EQ(l.dashed, l.series != series::measured) << l.name;
+    for (const auto& l : c.lines)
+        EXPECT_EQ(l.dashed, l.role == line_role::reference || l.kind != marker_kind::measured)
+            << l.name;
     // The ridge: horizontal at FP32 / DRAM.
-    const auto& ridge = *std::find_if(c.lines.begin(), c.lines.end(),
-                                      [](const chart_line& l) { return l.series == "reference"; });
+    const auto& ridge = *std::find_if(c.lines.begin(), c.lines.end(), [](const chart_line& l) {
+        return l.role == line_role::reference;
+    });
     EXPECT_EQ(ridge.name, "DRAM ridge");
     ASSERT_EQ(ridge.points.size(), 2u);
     EXPECT_DOUBLE_EQ(ridge.points[0].y, ridge.points[1].y);
@@ -219,19 +222,19 @@ TEST(ai_size_chart, non_square_sizes_are_left_out_and_named) {
     const auto c = layout_ai_vs_size(analyze(p), exact());
     EXPECT_EQ(c.panels.at(0).x.major.size(), 2u);
     EXPECT_TRUE(any_note_contains(c, "4096×2048×1024"));
-    EXPECT_EQ(c.count_markers(series::measured), 5u);
+    EXPECT_EQ(c.count_markers(marker_kind::measured), 5u);
 }
 
 TEST(ai_size_chart, predicted_uses_the_refined_model) {
     const auto p = test::synthetic_predicted_profile();
     const auto c = layout_ai_vs_size(analyze(p), exact());
     EXPECT_NE(c.title_lines.at(0).find(predicted_tag), std::string::npos);
-    EXPECT_EQ(c.count_markers(series::measured), 0u);
+    EXPECT_EQ(c.count_markers(marker_kind::measured), 0u);
     // cublas's refined model gives no FLOP count, so no refined AI: naive and smem_tiling at
     // both sizes.
-    EXPECT_EQ(c.count_markers(series::predicted), 4u);
-    EXPECT_EQ(c.count_lines(series::predicted), 2u);
-    EXPECT_EQ(c.count_lines(series::textbook), 3u);
+    EXPECT_EQ(c.count_markers(marker_kind::refined), 4u);
+    EXPECT_EQ(c.count_lines(marker_kind::refined), 2u);
+    EXPECT_EQ(c.count_lines(marker_kind::textbook), 3u);
     EXPECT_TRUE(any_label_contains(c, "predicted"));
     expect_clean(c);
 }
@@ -243,7 +246,7 @@ TEST(tflops_chart, synthetic_counts_and_labels) {
     const auto a = analyze(p);
     const auto c = layout_tflops(a, exact());
     const shape big{4096, 4096, 4096};
-    EXPECT_EQ(c.count_bars(series::measured), 3u);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 3u);
     EXPECT_EQ(c.count_bars(), 3u);
     // cuBLAS and the theoretical FP32 roof; no measured roof in this profile.
     EXPECT_EQ(c.count_lines(), 2u);
@@ -310,8 +313,8 @@ TEST(tflops_chart, predicted_bars_are_hollow_and_published_points_drawn) {
     const auto a = analyze(p);
     const auto c = layout_tflops(a, exact());
     EXPECT_NE(c.title_lines.at(0).find(predicted_tag), std::string::npos);
-    EXPECT_EQ(c.count_bars(series::predicted), 3u);
-    EXPECT_EQ(c.count_bars(series::measured), 0u);
+    EXPECT_EQ(c.count_bars(marker_kind::refined), 3u);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 0u);
     for (const auto& b : c.bars) {
         EXPECT_EQ(b.fill, bar_fill::hollow);
         EXPECT_TRUE(b.dashed);
@@ -322,7 +325,7 @@ TEST(tflops_chart, predicted_bars_are_hollow_and_published_points_drawn) {
     }
     // No cuBLAS timing: only the roof.
     EXPECT_EQ(c.count_lines(), 1u);
-    EXPECT_EQ(c.count_markers(series::published), 3u);
+    EXPECT_EQ(c.count_markers(marker_kind::published), 3u);
     for (const auto& m : c.markers) {
         EXPECT_EQ(m.glyph, marker_shape::diamond);
         EXPECT_TRUE(m.filled);
@@ -350,7 +353,7 @@ TEST_F(charts_shipped, tflops_has_a_bar_per_rung_in_roofline_colours) {
     const auto c = layout_tflops(m_analysis, exact());
     const auto rungs = coloured_rungs(m_analysis);
     ASSERT_EQ(rungs.size(), 13u);
-    EXPECT_EQ(c.count_bars(series::measured), 13u);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 13u);
     ASSERT_TRUE(m_analysis.source->peaks.at("fp32").measured);
     EXPECT_EQ(c.count_lines(), 3u);  // cuBLAS, the theoretical and the measured FP32 roof
     EXPECT_EQ(c.count_markers(), 0u);
@@ -379,8 +382,8 @@ TEST_F(charts_shipped, bytes_per_level_counts) {
     // Measured: DRAM, L2 and L1 for all 13 rungs; shared for the nine that use it (cuBLAS and
     // the eight shared-memory rungs). Textbook: DRAM for all, L1 for all but cuBLAS (no
     // loads-per-output count), shared for the eight shared-memory rungs, never L2.
-    EXPECT_EQ(c.count_bars(series::measured), 13u * 3 + 9);
-    EXPECT_EQ(c.count_bars(series::textbook), 13u + 12 + 8);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 13u * 3 + 9);
+    EXPECT_EQ(c.count_bars(marker_kind::textbook), 13u + 12 + 8);
     for (const auto& b : c.bars) EXPECT_FALSE(b.dashed);
     expect_clean(c);
     expect_images(c);
@@ -391,10 +394,10 @@ TEST_F(charts_shipped, ai_vs_size_counts) {
     // Three square sizes; 4096×2048×1024 left out.
     EXPECT_EQ(c.panels.at(0).x.major.size(), 3u);
     EXPECT_TRUE(any_note_contains(c, "4096×2048×1024"));
-    EXPECT_EQ(c.count_markers(series::measured), 13u * 3);
-    EXPECT_EQ(c.count_lines(series::measured), 13u);
-    EXPECT_EQ(c.count_lines(series::textbook), 13u);
-    EXPECT_EQ(c.count_lines("reference"), 1u);
+    EXPECT_EQ(c.count_markers(marker_kind::measured), 13u * 3);
+    EXPECT_EQ(c.count_lines(marker_kind::measured), 13u);
+    EXPECT_EQ(c.count_lines(marker_kind::textbook), 13u);
+    EXPECT_EQ(c.count_lines(line_role::reference), 1u);
     expect_clean(c);
     expect_images(c);
 }

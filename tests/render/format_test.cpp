@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "render/geometry.hpp"
 #include "render/text_metrics.hpp"
 #include "render/ticks.hpp"
@@ -67,6 +68,40 @@ TEST(ticks, log_axis_snaps_to_decades) {
     const auto b = make_log_axis("x", 2, 3, 0);
     EXPECT_DOUBLE_EQ(b.min, 1);
     EXPECT_DOUBLE_EQ(b.max, 10);
+}
+
+TEST(ticks, linear_axis_steps_round_up) {
+    // 66.9 / 8 = 8.4 per step: the next round step is 10, up to 70.
+    const auto a = make_linear_axis("TFLOP/s", 66.9);
+    EXPECT_EQ(a.scale, scale_kind::linear);
+    EXPECT_DOUBLE_EQ(a.min, 0);
+    EXPECT_DOUBLE_EQ(a.max, 70);
+    ASSERT_EQ(a.major.size(), 8u);
+    EXPECT_EQ(a.major[1].label, "10");
+    EXPECT_EQ(a.major.back().label, "70");
+    EXPECT_TRUE(a.minor.empty());
+    // 21 / 8 = 2.6: steps of 5; 2.5 / 8 = 0.31: steps of 0.5 (2.5 itself a multiple).
+    EXPECT_DOUBLE_EQ(make_linear_axis("x", 21).max, 25);
+    const auto b = make_linear_axis("x", 2.5);
+    EXPECT_DOUBLE_EQ(b.max, 2.5);
+    ASSERT_EQ(b.major.size(), 6u);
+    EXPECT_EQ(b.major[3].label, "1.5");
+}
+
+TEST(ticks, value_axis_ticks_each_value) {
+    const auto a = make_value_axis("N", {1024, 2048, 4096});
+    EXPECT_EQ(a.scale, scale_kind::log);
+    EXPECT_DOUBLE_EQ(a.min, 1024 / 1.25);
+    EXPECT_DOUBLE_EQ(a.max, 4096 * 1.25);
+    ASSERT_EQ(a.major.size(), 3u);
+    EXPECT_EQ(a.major[1].label, "2048");
+    EXPECT_DOUBLE_EQ(a.major[1].value, 2048);
+    EXPECT_DOUBLE_EQ(a.fraction(2048), 0.5);
+    // One value: a factor of two either side, so it sits in the middle.
+    const auto b = make_value_axis("N", {1024});
+    EXPECT_DOUBLE_EQ(b.min, 512);
+    EXPECT_DOUBLE_EQ(b.max, 2048);
+    EXPECT_THROW((void)make_value_axis("N", {}), error);
 }
 
 TEST(geometry, boxes_and_segments) {
