@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "gpu/gpu_info.hpp"
 #include "model/rung_model.hpp"
-#include "profile/profile.hpp"
 
 namespace tgemm {
 
