@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "collect/device.hpp"
 #include "collect/peaks_bench.hpp"
-#include "gpu/device.hpp"
 #include "gpu/peaks.hpp"
 #include "model/peak_checks.hpp"
 #include "profile/profile_json.hpp"

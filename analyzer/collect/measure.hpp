@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "collect/device.hpp"
 #include "collect/timer.hpp"
-#include "gpu/device.hpp"
 #include "profile/profile.hpp"
 #include "rung.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/device.hpp"
+#include "collect/device.hpp"
 #include "model/peak_checks.hpp"
 #include "profile/profile.hpp"
 
