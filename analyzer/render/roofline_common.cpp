@@ -6,9 +6,9 @@
 #include <array>
 #include <cmath>
 
+#include "analysis/published.hpp"
 #include "core/strings.hpp"
 #include "core/throw.hpp"
-#include "model/published.hpp"
 #include "render/format.hpp"
 #include "render/names.hpp"
 #include "render/rung_colours.hpp"

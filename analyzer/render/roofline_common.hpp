@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/label_placer.hpp"
 #include "render/layout_text.hpp"
 #include "render/roofline_layout.hpp"
@@ -114,7 +114,7 @@ void add_plot_obstacles(label_placer& placer, const scene& s);
 void place_roof_labels(label_placer& placer, const scene& s, const text_width_fn& measure,
                        double font_px = 15);
 
-// Throughputs published for the profile's GPU (model/published.hpp), as markers.
+// Throughputs published for the profile's GPU (analysis/published.hpp), as markers.
 struct published_set {
     std::vector<marker> markers;
     // The sources, once each ("◆ Published: …."), then why a published point is not drawn.

@@ -6,7 +6,7 @@
 #include <array>
 #include <cmath>
 
-#include "model/published.hpp"
+#include "analysis/published.hpp"
 #include "render/format.hpp"
 #include "render/label_placer.hpp"
 #include "render/layout_text.hpp"
