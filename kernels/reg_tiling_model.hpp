@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "gpu/sector.hpp"
 #include "model/rung_model.hpp"
 
 namespace tgemm::kernels::reg_tiling {
@@ -30,8 +31,7 @@ namespace tgemm::kernels::reg_tiling {
 
 // ---------------------------------------------------------------------------------------------
 // L1: the global-load counter adds up the 32-byte sectors each warp request touches, hits and
-// misses alike; lanes whose load is predicated off touch nothing.
-inline constexpr std::int64_t sector_bytes = 32;
+// misses alike; lanes whose load is predicated off touch nothing. Sectors are gpu/sector.hpp.
 
 // Sectors touched when a rows×cols FP32 matrix is read in warp requests laid out like a tiled
 // fetch: rows go in groups of `rows_per_request` consecutive rows (groups start at row 0), and

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "gpu/sector.hpp"
 #include "model/rung_model.hpp"
 
 namespace tgemm::kernels::tile_model {
@@ -79,9 +80,7 @@ template <class AddressOfLane>
 }
 
 // ---------------------------------------------------------------------------------------------
-// Global memory: L1 counts the 32-byte sectors each warp request touches.
-
-inline constexpr std::int64_t sector = 32;
+// Global memory: L1 counts the 32-byte sectors (gpu/sector.hpp) each warp request touches.
 
 // Sectors requested when every row of a rows×cols FP32 matrix is read in warp requests that each
 // cover one `seg`-column segment of a row (segments start at column 0, seg, 2·seg, …), and lane
@@ -96,14 +95,14 @@ inline constexpr std::int64_t sector = 32;
     std::vector<std::int64_t> touched;
     for (std::int64_t r = 0; r < 8 && r < rows; ++r) {
         const std::int64_t weight = (rows - r + 7) / 8;
-        const std::int64_t base = (r * cols * 4) % sector;
+        const std::int64_t base = (r * cols * 4) % sector_bytes;
         std::int64_t row_sectors = 0;
         for (std::int64_t c0 = 0; c0 < cols; c0 += seg) {
             touched.clear();
             for (int t = 0; t < lanes; ++t)
                 for (int v = 0; v < vec; ++v) {
                     const std::int64_t col = c0 + std::int64_t(lane_stride) * t + offset + v;
-                    if (col < cols) touched.push_back((base + 4 * col) / sector);
+                    if (col < cols) touched.push_back((base + 4 * col) / sector_bytes);
                 }
             std::sort(touched.begin(), touched.end());
             row_sectors += std::unique(touched.begin(), touched.end()) - touched.begin();
