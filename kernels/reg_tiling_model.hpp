@@ -97,7 +97,7 @@ namespace tgemm::kernels::reg_tiling {
 // of the L2; otherwise the sweep has pushed it out and it is read again. C is read once
 // (β ≠ 0). DRAM writes are model::dram_write_bytes, shared by every rung.
 //
-// Checked against the public ladder's counters in shared/reference/anchors.md (4096³), at 2
+// Checked against the public ladder's counters in docs/anchors.md (4096³), at 2
 // CTAs per SM for both kernels (nvcc 13.0 gives its 2D kernel 96 registers, its 1D kernel 56
 // with its device asserts compiled in): 1.22 GB for the 64×64 1D-tiling kernel (measured
 // 1.22 GB) and 0.41 GB for the 128×128 2D-tiling kernel (measured 0.43 GB).

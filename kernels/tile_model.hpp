@@ -26,7 +26,7 @@ namespace tgemm::kernels::tile_model {
 //   128-bit store: 4 passes of 8 lanes.
 // The packing rule is NVIDIA's description for compute capability 7.x (NVIDIA developer forum,
 // "Unexpected shared memory bank conflict", 2019); the counts it gives match Nsight Compute on
-// the H100 for the public SGEMM ladder in shared/reference/anchors.md (0.67 G wavefronts for the
+// the H100 for the public SGEMM ladder in docs/anchors.md (0.67 G wavefronts for the
 // vectorized 128×128×8 kernel, 0.34 G for the 128×128×16 warptiling kernel).
 enum class smem_op { load, store };
 

@@ -9,7 +9,7 @@ namespace tgemm {
 
 std::span<const metric_traits> metric_table() {
     // The three instrumented op counters are exact (they count predicated-on thread
-    // instructions) and slow: see shared/reference/cupti.md.
+    // instructions) and slow: see docs/cupti.md.
     static constexpr std::array table{
         metric_traits{keys::ffma, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 1,
                       "FP32 fused multiply-adds executed, per thread"},

@@ -37,7 +37,7 @@ TEST(Textbook, Seed002TileIsEightFlopPerByte) {
     EXPECT_DOUBLE_EQ(b.ai() / 0.25, 32.0);
 }
 
-// The executed count of an α·acc + β·C epilogue: FFMA = MNK + MN, FMUL = MN (anchors.md:
+// The executed count of an α·acc + β·C epilogue: FFMA = MNK + MN, FMUL = MN (docs/anchors.md:
 // FFMA = 68,736,253,952 and FMUL = 16,777,216 at 4096³).
 TEST(Textbook, ExecutedFlopsMatchTheAnchorCounts) {
     const shape s{4096, 4096, 4096};
