@@ -48,8 +48,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double b_sectors = warps * s.k;
     // C: each active thread reads and writes its own word, a sector each.
     const double c_sectors = double(s.m) * s.n;
-    r.set(keys::l1_global_load_bytes, kernels::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, kernels::sector_bytes * c_sectors);
+    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
     r.set(keys::smem_load_wavefronts, 0);
     r.set(keys::smem_store_wavefronts, 0);
     // DRAM: a block reads a 32-row strip of A (32·K·4 B) and a 32-column strip of B. The

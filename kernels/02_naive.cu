@@ -48,8 +48,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double a_sectors = warps * s.k;
     const double b_sectors = double(kernels::row_segment_sectors(s.k, s.n, block)) * s.m;
     const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, block));
-    r.set(keys::l1_global_load_bytes, kernels::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, kernels::sector_bytes * c_sectors);
+    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
     r.set(keys::smem_load_wavefronts, 0);
     r.set(keys::smem_store_wavefronts, 0);
     // DRAM: 1024 threads per CTA → 2 CTAs per SM (at most 32 registers), 264 resident. The

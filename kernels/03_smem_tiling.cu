@@ -70,8 +70,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double b_sectors =
         double(kernels::row_segment_sectors(s.k, s.n, tile)) * double(mp / tile);
     const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, tile));
-    r.set(keys::l1_global_load_bytes, kernels::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, kernels::sector_bytes * c_sectors);
+    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
     // Shared: per step a warp stores one conflict-free row of each tile (2 wavefronts), and
     // per i reads as[ty][i] (one broadcast word) and bs[i][0..31] (one conflict-free row).
     // ptxas fuses pairs of consecutive as[ty][i] into one LDS.64: 16 broadcast wavefronts

@@ -118,8 +118,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double a_sectors = double(s.m) * gx * double(s.k);
     const double b_sectors = double(mp) * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, 32, 1));
-    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
     r.set(keys::smem_load_wavefronts, 0);
     r.set(keys::smem_store_wavefronts, 0);
 

@@ -140,8 +140,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         gx * double(rt::strided_row_sectors(s.m, s.k, s_depth, 1, 32 / s_depth));
     const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, l, v));
-    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
 
     // Shared, per warp and slice. Stores: 2 STS of A (transposed, conflict-free thanks to the
     // pad) + 2 STS of B (32 adjacent words) = 4 wavefronts. Loads per ki: the float4 of sA is

@@ -162,8 +162,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double b_sectors = pattern(s.k, s.n, bn, 32, 4, 4) * double(gm);
     // C: 16 lanes per row, each owning 8 consecutive columns, move 4 of them per instruction.
     const double c_sectors = pattern(s.m, s.n, bn, 16, tn, tn);
-    r.set(keys::l1_global_load_bytes, double(tmod::sector) * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(tmod::sector) * c_sectors);
+    r.set(keys::l1_global_load_bytes, double(sector_bytes) * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, double(sector_bytes) * c_sectors);
 
     const auto w = smem_wavefronts_per_step();
     const double ctas = double(gm) * double(gn);

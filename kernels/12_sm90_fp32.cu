@@ -111,7 +111,7 @@ std::int64_t tile_copy_units(const shape& s, bool vec, bool a_side, std::int64_t
                     const std::int64_t source = 4 * (row * cols + col);
                     const std::int64_t dest = 4 * (tile_row * ld + tile_col);
                     keys.push_back(vec ? (source / 128) * (1 << 20) + dest / 32
-                                       : source / kernels::tile_model::sector);
+                                       : source / sector_bytes);
                 }
                 std::sort(keys.begin(), keys.end());
                 units += std::unique(keys.begin(), keys.end()) - keys.begin();
@@ -173,8 +173,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     }
     const std::int64_t a_units = copy_units(s, vec, true);
     const std::int64_t b_units = copy_units(s, vec, false);
-    r.set(keys::l1_global_load_bytes, double(tmod::sector) * double(a_units + b_units + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(tmod::sector) * double(c_sectors));
+    r.set(keys::l1_global_load_bytes, double(sector_bytes) * double(a_units + b_units + c_sectors));
+    r.set(keys::l1_global_store_bytes, double(sector_bytes) * double(c_sectors));
     // Every thread issues its copies for every tile, zero-filled or not.
     r.set(keys::smem_ldgsts_bytes,
           ctas * double(ktiles) * 4.0 * (cfg::bm * cfg::bk + cfg::bk * cfg::bn));

@@ -67,8 +67,8 @@ struct config {
     const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, c.bk, 1, 32 / c.bk));
     const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, c.c_tile_cols, c.c_stride));
-    r.set(keys::l1_global_load_bytes, rt::sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, rt::sector_bytes * c_sectors);
+    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
 
     const double warp_slices = gx * gy * (c.threads / 32) * double(kp / c.bk);
     r.set(keys::smem_store_wavefronts, warp_slices * c.smem_stores);

@@ -5,11 +5,10 @@
 #include <optional>
 #include <string>
 
+#include "gpu/sector.hpp"
 #include "model/rung_model.hpp"
 
 namespace tgemm::kernels {
-
-inline constexpr int sector_bytes = 32;
 
 // 32-byte sectors touched by `bytes` contiguous bytes starting at byte `offset`.
 [[nodiscard]] inline std::int64_t sectors_spanned(std::int64_t offset, std::int64_t bytes) {

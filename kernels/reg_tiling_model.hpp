@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "gpu/sector.hpp"
 #include "model/rung_model.hpp"
 
 namespace tgemm::kernels::reg_tiling {
@@ -30,8 +31,7 @@ namespace tgemm::kernels::reg_tiling {
 
 // ---------------------------------------------------------------------------------------------
 // L1: the global-load counter adds up the 32-byte sectors each warp request touches, hits and
-// misses alike; lanes whose load is predicated off touch nothing.
-inline constexpr std::int64_t sector_bytes = 32;
+// misses alike; lanes whose load is predicated off touch nothing. Sectors are gpu/sector.hpp.
 
 // Sectors touched when a rows×cols FP32 matrix is read in warp requests laid out like a tiled
 // fetch: rows go in groups of `rows_per_request` consecutive rows (groups start at row 0), and
@@ -97,7 +97,7 @@ inline constexpr std::int64_t sector_bytes = 32;
 // of the L2; otherwise the sweep has pushed it out and it is read again. C is read once
 // (β ≠ 0). DRAM writes are model::dram_write_bytes, shared by every rung.
 //
-// Checked against the public ladder's counters in shared/reference/anchors.md (4096³), at 2
+// Checked against the public ladder's counters in docs/anchors.md (4096³), at 2
 // CTAs per SM for both kernels (nvcc 13.0 gives its 2D kernel 96 registers, its 1D kernel 56
 // with its device asserts compiled in): 1.22 GB for the 64×64 1D-tiling kernel (measured
 // 1.22 GB) and 0.41 GB for the 128×128 2D-tiling kernel (measured 0.43 GB).

@@ -1,5 +1,5 @@
 #pragma once
-// The rung contract (DESIGN.md, "A rung of the ladder"). One file in kernels/ per rung holds
+// The rung contract (docs/adding-a-kernel.md). One file in kernels/ per rung holds
 // the __global__ kernel, its launcher, its metadata and its analytic model, and registers
 // itself with TGEMM_REGISTER_RUNG. Adding a kernel is a one-file change.
 #include <cublas_v2.h>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "gpu/gpu_info.hpp"
 #include "model/rung_model.hpp"
-#include "profile/profile.hpp"
 
 namespace tgemm {
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "gpu/sector.hpp"
 #include "model/rung_model.hpp"
 
 namespace tgemm::kernels::tile_model {
@@ -25,7 +26,7 @@ namespace tgemm::kernels::tile_model {
 //   128-bit store: 4 passes of 8 lanes.
 // The packing rule is NVIDIA's description for compute capability 7.x (NVIDIA developer forum,
 // "Unexpected shared memory bank conflict", 2019); the counts it gives match Nsight Compute on
-// the H100 for the public SGEMM ladder in shared/reference/anchors.md (0.67 G wavefronts for the
+// the H100 for the public SGEMM ladder in docs/anchors.md (0.67 G wavefronts for the
 // vectorized 128×128×8 kernel, 0.34 G for the 128×128×16 warptiling kernel).
 enum class smem_op { load, store };
 
@@ -79,9 +80,7 @@ template <class AddressOfLane>
 }
 
 // ---------------------------------------------------------------------------------------------
-// Global memory: L1 counts the 32-byte sectors each warp request touches.
-
-inline constexpr std::int64_t sector = 32;
+// Global memory: L1 counts the 32-byte sectors (gpu/sector.hpp) each warp request touches.
 
 // Sectors requested when every row of a rows×cols FP32 matrix is read in warp requests that each
 // cover one `seg`-column segment of a row (segments start at column 0, seg, 2·seg, …), and lane
@@ -96,14 +95,14 @@ inline constexpr std::int64_t sector = 32;
     std::vector<std::int64_t> touched;
     for (std::int64_t r = 0; r < 8 && r < rows; ++r) {
         const std::int64_t weight = (rows - r + 7) / 8;
-        const std::int64_t base = (r * cols * 4) % sector;
+        const std::int64_t base = (r * cols * 4) % sector_bytes;
         std::int64_t row_sectors = 0;
         for (std::int64_t c0 = 0; c0 < cols; c0 += seg) {
             touched.clear();
             for (int t = 0; t < lanes; ++t)
                 for (int v = 0; v < vec; ++v) {
                     const std::int64_t col = c0 + std::int64_t(lane_stride) * t + offset + v;
-                    if (col < cols) touched.push_back((base + 4 * col) / sector);
+                    if (col < cols) touched.push_back((base + 4 * col) / sector_bytes);
                 }
             std::sort(touched.begin(), touched.end());
             row_sectors += std::unique(touched.begin(), touched.end()) - touched.begin();

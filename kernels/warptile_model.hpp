@@ -71,8 +71,8 @@ struct config {
     const double a_sectors = pattern(s.m, s.k, c.bk, c.bk / 4, 4, 4) * double(gn);
     const double b_sectors = pattern(s.k, s.n, c.bn, c.bn / 4, 4, 4) * double(gm);
     const double c_sectors = pattern(s.m, s.n, c.c_seg, c.c_seg / c.tn, c.tn, c.tn);
-    r.set(keys::l1_global_load_bytes, double(tmod::sector) * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(tmod::sector) * c_sectors);
+    r.set(keys::l1_global_load_bytes, double(sector_bytes) * (a_sectors + b_sectors + c_sectors));
+    r.set(keys::l1_global_store_bytes, double(sector_bytes) * c_sectors);
 
     const double ctas = double(gm) * double(gn);
     r.set(keys::smem_load_wavefronts, ctas * double(steps) * w.loads);

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/peak_checks.hpp"
 #include "cli/commands.hpp"
+#include "collect/device.hpp"
 #include "collect/peaks_bench.hpp"
-#include "gpu/device.hpp"
 #include "gpu/peaks.hpp"
-#include "model/peak_checks.hpp"
 #include "profile/profile_json.hpp"
 #include "render/format.hpp"
 #include "render/md_table.hpp"

@@ -1,10 +1,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analysis/analysis.hpp"
 #include "cli/commands.hpp"
 #include "cli/profile_source.hpp"
 #include "core/atomic_file.hpp"
-#include "model/analysis.hpp"
 #include "profile/profile_file.hpp"
 #include "render/markdown_report.hpp"
 #include "render/render_all.hpp"

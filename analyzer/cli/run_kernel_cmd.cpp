@@ -6,9 +6,9 @@
 #include "cli/commands.hpp"
 #include "collect/cuda_check.hpp"
 #include "collect/cuda_handles.hpp"
+#include "collect/device.hpp"
 #include "collect/measure.hpp"
 #include "collect/workspace.hpp"
-#include "gpu/device.hpp"
 
 namespace tgemm::cli {
 

@@ -1,9 +1,11 @@
 #pragma once
-// Hardware counters for one kernel launch through the CUPTI Range Profiler (auto range,
-// kernel replay). The metrics of collect/metric_table.hpp are packed into groups that each
-// fit in ONE hardware pass; every group gets its own launch, and the caller's `prepare`
-// (restore C, flush L2) runs before each, outside the profiled range. So every counter sees
-// the same cold L2, which CUPTI's own multi-pass replay does not promise.
+// Hardware counters for one kernel launch through the CUPTI Range Profiler (auto range). The
+// metrics of collect/metric_table.hpp are packed into groups that each fit in ONE hardware
+// pass, and the tool replays the launch itself, once per group (CUPTI user replay): the
+// caller's `prepare` (restore C, flush L2) runs before each launch, outside the profiled range,
+// so every counter sees the same cold L2, which CUPTI's multi-pass kernel replay does not
+// promise. Only a group that would need several passes falls back to kernel replay, which
+// repeats the kernel alone (docs/cupti.md).
 #include <functional>
 #include <map>
 #include <memory>

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "collect/device.hpp"
 #include "collect/timer.hpp"
-#include "gpu/device.hpp"
 #include "profile/profile.hpp"
 #include "rung.hpp"
 
@@ -21,7 +21,8 @@ struct progress_event {
 struct measure_options {
     std::vector<const rung*> rungs;
     std::vector<shape> shapes;
-    // The values of the anchors' Nsight Compute runs; β ≠ 0 so C is read, as the models say.
+    // The values of the anchors' Nsight Compute runs (docs/anchors.md); β ≠ 0 so C is read, as
+    // the models say.
     float alpha = 0.5f;
     float beta = 3.0f;
     bool counters = true;

@@ -2,13 +2,14 @@
 
 #include <array>
 
+#include "gpu/sector.hpp"
 #include "model/levels.hpp"
 
 namespace tgemm {
 
 std::span<const metric_traits> metric_table() {
     // The three instrumented op counters are exact (they count predicated-on thread
-    // instructions) and slow: see shared/reference/cupti.md.
+    // instructions) and slow: see docs/cupti.md.
     static constexpr std::array table{
         metric_traits{keys::ffma, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 1,
                       "FP32 fused multiply-adds executed, per thread"},
@@ -19,9 +20,9 @@ std::span<const metric_traits> metric_table() {
         metric_traits{keys::dram_read_bytes, "dram__bytes_read.sum", 1, "bytes read from DRAM"},
         metric_traits{keys::dram_write_bytes, "dram__bytes_write.sum", 1, "bytes written to DRAM"},
         metric_traits{keys::l2_bytes, "lts__t_bytes.sum", 1, "bytes requested at the L2 slices"},
-        metric_traits{keys::l2_read_bytes, "lts__t_sectors_op_read.sum", 32,
+        metric_traits{keys::l2_read_bytes, "lts__t_sectors_op_read.sum", double(sector_bytes),
                       "L2 read sectors x 32 B"},
-        metric_traits{keys::l2_write_bytes, "lts__t_sectors_op_write.sum", 32,
+        metric_traits{keys::l2_write_bytes, "lts__t_sectors_op_write.sum", double(sector_bytes),
                       "L2 write sectors x 32 B"},
         metric_traits{keys::l1_global_load_bytes, "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum", 1,
                       "global load bytes requested at L1 (32 B sectors)"},

@@ -2,13 +2,13 @@
 // Measured machine peaks: micro-benchmarks for DRAM (read, copy), L2, shared memory and FP32,
 // and cuBLAS GEMMs for the tensor cores (docs/peaks.md). Each result carries what ran, how
 // often, and the SM clock it ran at where the kernel could read it. Placing the results in a
-// profile is merge_measured_peaks (model/peak_checks.hpp).
+// profile is merge_measured_peaks (analysis/peak_checks.hpp).
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "gpu/device.hpp"
-#include "model/peak_checks.hpp"
+#include "analysis/peak_checks.hpp"
+#include "collect/device.hpp"
 #include "profile/profile.hpp"
 
 namespace tgemm {

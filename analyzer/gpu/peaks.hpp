@@ -4,8 +4,9 @@
 #include <map>
 #include <string>
 
+#include "gpu/gpu_info.hpp"
+#include "gpu/roof.hpp"
 #include "gpu/spec.hpp"
-#include "profile/profile.hpp"
 
 namespace tgemm {
 

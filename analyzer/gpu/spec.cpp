@@ -70,8 +70,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          .l2_source = "Nsight Compute on the H100 machine: lts__t_bytes.sum.peak_sustained = "
                       "7680 B/cycle at lts__cycles_elapsed.avg.per_second = 1709 MHz under load "
                       "(docs/peaks.md); NVIDIA publishes no L2 bandwidth for Hopper",
-         .source = "shared/reference/anchors.md (device attributes read on the H100: 132 SMs, "
-                   "1980 MHz, 2619 MHz x 5120-bit, 50 MB L2); NVIDIA H100 whitepaper (128 FP32 "
+         .source = "device attributes read on the H100 machine (docs/anchors.md): 132 SMs, "
+                   "1980 MHz, 2619 MHz x 5120-bit, 50 MB L2; NVIDIA H100 whitepaper (128 FP32 "
                    "lanes/SM, 989.4 TFLOP/s BF16 dense at 1830 MHz)"},
         {.key = "h200",
          .name = "NVIDIA H200 SXM 141GB",
@@ -93,8 +93,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          .l2_source = "Nsight Compute on the H200 machine: lts__t_bytes.sum.peak_sustained = "
                       "9024 B/cycle at lts__cycles_elapsed.avg.per_second = 1709 MHz under load "
                       "(docs/peaks.md); NVIDIA publishes no L2 bandwidth for Hopper",
-         .source = "shared/reference/anchors.md (device attributes read on the H200: 132 SMs, "
-                   "1980 MHz, 3201 MHz x 6016-bit as CUDA reports it, 60 MB L2)"},
+         .source = "device attributes read on the H200 machine (docs/anchors.md): 132 SMs, "
+                   "1980 MHz, 3201 MHz x 6016-bit as CUDA reports it, 60 MB L2"},
         {.key = "rtx5070ti",
          .name = "NVIDIA GeForce RTX 5070 Ti",
          .arch = "Blackwell",

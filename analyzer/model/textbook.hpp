@@ -1,5 +1,5 @@
 #pragma once
-// The seeds' element-count formulas (shared/reference/formulas.md), as pure functions, so the
+// The seeds' element-count formulas (docs/formulas.md), as pure functions, so the
 // rungs and the tests use one definition. Element counts; multiply by 4 B for FP32 bytes.
 #include "core/shape.hpp"
 

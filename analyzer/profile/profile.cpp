@@ -10,11 +10,6 @@ std::optional<double> measurement::counter(std::string_view key) const {
     return it->second;
 }
 
-std::optional<double> roof::ratio() const {
-    if (!measured || reference() <= 0) return std::nullopt;
-    return *measured / reference();
-}
-
 const measurement* profile::find(std::string_view kernel, const shape& s) const {
     for (const auto& m : measurements)
         if (m.kernel == kernel && m.size == s) return &m;

@@ -3,7 +3,7 @@
 // log-log: a solid line with markers per rung for the measured AI (the refined model's for a
 // predicted profile), a dashed line of the same colour for the textbook AI, and the DRAM ridge
 // as a horizontal reference. Tiled rungs climb with N; naive stays flat.
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/chart.hpp"
 
 namespace tgemm::render {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/geometry.hpp"
 #include "render/scene.hpp"
 #include "render/text_metrics.hpp"

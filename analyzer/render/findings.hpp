@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 
 namespace tgemm::render {
 

@@ -5,7 +5,7 @@
 // row_analysis::hierarchy, the model's AI hollow, joined by an arrow to where the kernel sits.
 #include <string_view>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/roofline_layout.hpp"
 #include "render/scene.hpp"
 

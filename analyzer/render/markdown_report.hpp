@@ -5,7 +5,7 @@
 // per size, and model against measurement per rung and size.
 #include <string>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 
 namespace tgemm::render {
 

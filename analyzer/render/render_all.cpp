@@ -2,8 +2,8 @@
 
 #include <optional>
 
+#include "analysis/analysis.hpp"
 #include "core/atomic_file.hpp"
-#include "model/analysis.hpp"
 #include "render/ai_size_chart.hpp"
 #include "render/bytes_chart.hpp"
 #include "render/cairo_backend.hpp"

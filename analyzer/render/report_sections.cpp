@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/peak_checks.hpp"
+#include "analysis/published.hpp"
 #include "core/strings.hpp"
-#include "model/peak_checks.hpp"
-#include "model/published.hpp"
 #include "render/format.hpp"
 #include "render/gap_causes.hpp"
 #include "render/md_table.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/markdown_report.hpp"
 
 namespace tgemm::render {
@@ -30,7 +30,7 @@ namespace tgemm::render {
 [[nodiscard]] std::optional<double> predicted_tflops(const row_analysis& r);
 
 // "## Published measurements beside the prediction": for a predicted profile, every published
-// point for the GPU (model/published.hpp) beside the predicted roof of the same rung and size.
+// point for the GPU (analysis/published.hpp) beside the predicted roof of the same rung and size.
 // Empty for a measured profile.
 [[nodiscard]] std::string published_section(const analysis& a);
 

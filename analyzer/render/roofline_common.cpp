@@ -6,9 +6,10 @@
 #include <array>
 #include <cmath>
 
+#include "analysis/published.hpp"
 #include "core/strings.hpp"
 #include "core/throw.hpp"
-#include "model/published.hpp"
+#include "analysis/published.hpp"
 #include "render/axis_labels.hpp"
 #include "render/format.hpp"
 #include "render/names.hpp"

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/layout_text.hpp"
 #include "render/names.hpp"
 #include "render/roofline_labels.hpp"  // the labels inside the plot, declared here before
@@ -94,7 +94,7 @@ void add_roof_legend(panel_content& c, bool any_measured_roof);
 // least opts.width × opts.height and grows rather than squeeze the plot or the panel.
 void frame_scene(scene& s, const panel_content& c, const render_options& opts);
 
-// Throughputs published for the profile's GPU (model/published.hpp), as markers.
+// Throughputs published for the profile's GPU (analysis/published.hpp), as markers.
 struct published_set {
     std::vector<marker> markers;
     // The sources, once each ("◆ Published: …."), then why a published point is not drawn.

@@ -3,7 +3,7 @@
 // plot; draws nothing.
 #include <string_view>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/scene.hpp"
 #include "render/text_metrics.hpp"
 

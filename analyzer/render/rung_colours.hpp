@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 
 namespace tgemm::render {
 

@@ -61,7 +61,7 @@ enum class marker_shape { circle, square, triangle_up, diamond, triangle_down, h
 // measured: the counters' AI and the timed rate. textbook: the seed's AI, placed on the roof
 // (the hierarchical roofline: at the same rate). refined: the refined model's AI (predicted
 // profiles; in the hierarchical roofline also levels the textbook does not count, as L2).
-// published: a throughput someone else measured on that GPU (model/published.hpp), drawn on a
+// published: a throughput someone else measured on that GPU (analysis/published.hpp), drawn on a
 // predicted profile only, at the refined model's DRAM AI: a filled diamond, outlined dark.
 // The report charts (chart.hpp) name their series with the same kinds.
 enum class marker_kind { measured, textbook, refined, published };

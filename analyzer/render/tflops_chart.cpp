@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "model/published.hpp"
+#include "analysis/published.hpp"
 #include "render/axis_labels.hpp"
 #include "render/chart_legend.hpp"
 #include "render/label_placer.hpp"

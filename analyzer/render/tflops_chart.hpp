@@ -3,7 +3,7 @@
 // order, labelled with its TFLOP/s (2MNK) and its share of cuBLAS, against vertical lines at
 // cuBLAS and at the FP32 roof. A predicted profile gets hollow dashed bars at the bounding
 // roof's FLOP/s and, where the GPU has them, the published points as filled diamonds.
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "render/chart.hpp"
 
 namespace tgemm::render {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
-#include "gpu/device.hpp"
+#include "collect/device.hpp"
 #include "run_cli.hpp"
 
 namespace {

@@ -5,8 +5,8 @@
 
 #include "collect/counter_session.hpp"
 #include "collect/cuda_handles.hpp"
+#include "collect/device.hpp"
 #include "collect/l2_flush.hpp"
-#include "gpu/device.hpp"
 #include "model/levels.hpp"
 #include "probe_kernels.hpp"
 

@@ -3,10 +3,10 @@
 
 #include "collect/counter_session.hpp"
 #include "collect/cuda_handles.hpp"
+#include "collect/device.hpp"
 #include "collect/measure.hpp"
 #include "collect/verify.hpp"
 #include "collect/workspace.hpp"
-#include "gpu/device.hpp"
 #include "model/levels.hpp"
 
 using namespace tgemm;

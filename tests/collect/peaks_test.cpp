@@ -3,10 +3,10 @@
 // clocks the kernels read are plausible. Without a GPU each test skips and says why.
 #include <gtest/gtest.h>
 
+#include "analysis/peak_checks.hpp"
+#include "collect/device.hpp"
 #include "collect/peaks_bench.hpp"
-#include "gpu/device.hpp"
 #include "gpu/peaks.hpp"
-#include "model/peak_checks.hpp"
 
 using namespace tgemm;
 

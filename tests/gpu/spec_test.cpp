@@ -32,7 +32,7 @@ TEST(Spec, Rtx5070TiReproducesSeed003) {
     EXPECT_EQ(std::round(p.tensor_fp16_flops / 1e11) / 10, 87.9);
 }
 
-// anchors.md: 132 × 128 × 2 × 1.98 GHz = 66.9 TFLOP/s; 5120/8 B × 2619 MHz × 2 = 3.35 TB/s.
+// docs/anchors.md: 132 × 128 × 2 × 1.98 GHz = 66.9 TFLOP/s; 5120/8 B × 2619 MHz × 2 = 3.35 TB/s.
 TEST(Spec, H100MatchesAnchors) {
     const auto p = derive_peaks(find_gpu("h100"));
     EXPECT_EQ(std::round(p.fp32_flops / 1e11) / 10, 66.9);

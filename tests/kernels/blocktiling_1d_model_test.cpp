@@ -37,7 +37,7 @@ TEST(Blocktiling1dModel, L1SharedAndDramAt4096) {
     const auto r = model_of(shape{4096, 4096, 4096}).refined;
     // A: 64 CTA columns × 4096 rows × 512 pieces × 1 sector; B: 64 CTA rows × 4096 rows ×
     // 128 pieces × 4 sectors; C: 2,097,152 read and written. Nsight Compute measured 8.66 GB
-    // for the public kernel of the same tiles (anchors.md).
+    // for the public kernel of the same tiles (docs/anchors.md).
     EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_load_bytes),
                      32.0 * (134217728.0 + 134217728.0 + 2097152.0));
     EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_store_bytes), 32.0 * 2097152);

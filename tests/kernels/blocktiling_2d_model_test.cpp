@@ -40,7 +40,7 @@ TEST(Blocktiling2dModel, L1SharedAndDramAt4096) {
     const auto r = model_of(shape{4096, 4096, 4096}).refined;
     // A: 32 CTA columns × 4096 rows × 512 pieces × 1 sector = 67,108,864; B: 32 CTA rows ×
     // 4096 × 128 × 4 = 67,108,864; C: one sector per element, 16,777,216, read and written.
-    // Nsight Compute measured 4.83 GB for the public kernel of the same tiles (anchors.md).
+    // Nsight Compute measured 4.83 GB for the public kernel of the same tiles (docs/anchors.md).
     EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_load_bytes),
                      32.0 * (67108864.0 + 67108864.0 + 16777216.0));
     EXPECT_DOUBLE_EQ(*r.get(keys::l1_global_store_bytes), 32.0 * 16777216);

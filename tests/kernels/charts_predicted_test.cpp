@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "../render/layout_checks.hpp"
-#include "model/analysis.hpp"
-#include "model/published.hpp"
+#include "analysis/analysis.hpp"
+#include "analysis/published.hpp"
 #include "predicted_profiles.hpp"
 #include "render/ai_size_chart.hpp"
 #include "render/bytes_chart.hpp"

@@ -1,4 +1,4 @@
-// Published throughputs (model/published.hpp) on both roofline plots of a PREDICTED profile:
+// Published throughputs (analysis/published.hpp) on both roofline plots of a PREDICTED profile:
 // seed 003's seven RTX 5070 Ti points at 4096³, as filled diamonds at the refined model's DRAM
 // AI and the published rate on the executed-FLOP/s axis. Never on a measured profile, never for
 // a GPU without published points. Lives with the ladder tests because predict_profile needs the
@@ -10,8 +10,8 @@
 #include <string>
 
 #include "../render/layout_checks.hpp"
-#include "model/analysis.hpp"
-#include "model/published.hpp"
+#include "analysis/analysis.hpp"
+#include "analysis/published.hpp"
 #include "predicted_profiles.hpp"
 #include "render/cairo_backend.hpp"
 #include "render/hierarchical_layout.hpp"

@@ -48,7 +48,7 @@ TEST(SmemWavefronts, PublicLadderWarptilingMatchesNsightCompute) {
     // siboehm's warptiling kernel, 128×128×16, WM = WN = 64, WNITER = 4, TM = 8, TN = 4, 128
     // threads: per warp per k, 2 LDS.128 of A (8 rows 32 bytes apart, 4 lanes each) and 4 of B
     // (4 lanes 16 bytes apart, 8 lanes each). Nsight Compute on the H100 at 4096³: 0.34 G
-    // wavefronts (shared/reference/anchors.md).
+    // wavefronts (docs/anchors.md).
     const auto a = from([](int l) { return 32 * (l / 4); });
     const auto b = from([](int l) { return 16 * (l % 4); });
     EXPECT_EQ(warp_wavefronts(a, 16, smem_op::load), 2);

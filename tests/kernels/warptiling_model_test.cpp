@@ -1,11 +1,10 @@
 #include <gtest/gtest.h>
 
-#include <map>
-#include <regex>
 #include <string>
 
 #include "model/levels.hpp"
 #include "rung.hpp"
+#include "tile_params.hpp"
 
 using namespace tgemm;
 
@@ -18,25 +17,12 @@ double at(const rung_model& m, std::string_view key) {
     return m.refined.get(key).value();
 }
 
-// "BM=128 BN=128 …, 128 threads" → {"BM": 128, …, "threads": 128}
-std::map<std::string, int> tile_params(const std::string& text) {
-    std::map<std::string, int> out;
-    const std::regex kv(R"(([A-Z]+)=(\d+))");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kv); it != std::sregex_iterator();
-         ++it)
-        out[(*it)[1]] = std::stoi((*it)[2]);
-    std::smatch t;
-    if (std::regex_search(text, t, std::regex(R"((\d+) threads)")))
-        out["threads"] = std::stoi(t[1]);
-    return out;
-}
-
 }  // namespace
 
 TEST(WarptilingModel, SeedThreadCountIdentities) {
     // Seed 003: warps per block = BM·BN/(WM·WN); 32 threads per warp = WM·WN/(TM·TN); its
     // kernel 05 table: 128 threads, WM = 32, WN = 128, TM = 16, TN = 8.
-    auto p = tile_params(rung_registry::get().find("warptiling").params);
+    auto p = test::tile_params(rung_registry::get().find("warptiling").params);
     EXPECT_EQ(p["BM"] * p["BN"] / (p["WM"] * p["WN"]), 4);
     EXPECT_EQ(p["WM"] * p["WN"] / (p["TM"] * p["TN"]), 32);
     EXPECT_EQ(p["threads"], 32 * p["BM"] * p["BN"] / (p["WM"] * p["WN"]));

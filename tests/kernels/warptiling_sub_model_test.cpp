@@ -1,11 +1,10 @@
 #include <gtest/gtest.h>
 
-#include <map>
-#include <regex>
 #include <string>
 
 #include "model/levels.hpp"
 #include "rung.hpp"
+#include "tile_params.hpp"
 
 using namespace tgemm;
 
@@ -18,24 +17,12 @@ double at(const rung_model& m, std::string_view key) {
     return m.refined.get(key).value();
 }
 
-std::map<std::string, int> tile_params(const std::string& text) {
-    std::map<std::string, int> out;
-    const std::regex kv(R"(([A-Z]+)=(\d+))");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kv); it != std::sregex_iterator();
-         ++it)
-        out[(*it)[1]] = std::stoi((*it)[2]);
-    std::smatch t;
-    if (std::regex_search(text, t, std::regex(R"((\d+) threads)")))
-        out["threads"] = std::stoi(t[1]);
-    return out;
-}
-
 }  // namespace
 
 TEST(WarptilingSubModel, SeedThreadCountIdentities) {
     // Seed 003 kernel 06: WM·WN/(WMITER·TM·WNITER·TN) = 32, with 128 threads, WM = 32,
     // WN = 128, TM = 8, TN = 4, WMITER = WNITER = 2; 128 outputs per thread as in kernel 05.
-    auto p = tile_params(rung_registry::get().find("warptiling_sub").params);
+    auto p = test::tile_params(rung_registry::get().find("warptiling_sub").params);
     EXPECT_EQ(p["WM"] * p["WN"] / (p["WMITER"] * p["TM"] * p["WNITER"] * p["TN"]), 32);
     EXPECT_EQ(p["threads"], 32 * p["BM"] * p["BN"] / (p["WM"] * p["WN"]));
     EXPECT_EQ(p["threads"], 128);

@@ -9,8 +9,12 @@ using namespace tgemm;
 TEST(Textbook, NaiveIsQuarterFlopPerByte) {
     for (const auto s : {shape{256, 256, 256}, shape{4096, 4096, 4096}, shape{1000, 777, 333}})
         EXPECT_DOUBLE_EQ(model::seed_flops(s) / textbook::naive_bytes(s), 0.25);
-    // Seed 002: 512 FLOP / 2048 B = 0.25 for one output at N = 256.
-    EXPECT_DOUBLE_EQ(512.0 / 2048.0, 0.25);
+    // Seed 002: 512 FLOP / 2048 B = 0.25 for one output at N = 256, i.e. a 1×1 tile of its
+    // per-block count.
+    const auto one = textbook::seed002_block(256, 1);
+    EXPECT_DOUBLE_EQ(one.flops, 512.0);
+    EXPECT_DOUBLE_EQ(one.bytes, 2048.0);
+    EXPECT_DOUBLE_EQ(one.ai(), 0.25);
 }
 
 // Lecture 004 v1: 2N³ element loads.
@@ -34,10 +38,10 @@ TEST(Textbook, Seed002TileIsEightFlopPerByte) {
     EXPECT_DOUBLE_EQ(b.flops, 524288.0);
     EXPECT_DOUBLE_EQ(b.bytes, 64.0 * 1024);
     EXPECT_DOUBLE_EQ(b.ai(), 8.0);
-    EXPECT_DOUBLE_EQ(b.ai() / 0.25, 32.0);
+    EXPECT_DOUBLE_EQ(b.ai() / textbook::seed002_block(256, 1).ai(), 32.0);
 }
 
-// The executed count of an α·acc + β·C epilogue: FFMA = MNK + MN, FMUL = MN (anchors.md:
+// The executed count of an α·acc + β·C epilogue: FFMA = MNK + MN, FMUL = MN (docs/anchors.md:
 // FFMA = 68,736,253,952 and FMUL = 16,777,216 at 4096³).
 TEST(Textbook, ExecutedFlopsMatchTheAnchorCounts) {
     const shape s{4096, 4096, 4096};

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "model/peak_checks.hpp"
+#include "analysis/peak_checks.hpp"
 #include "profile/profile_file.hpp"
 
 namespace tgemm {

@@ -1,4 +1,4 @@
-#include "model/analysis.hpp"
+#include "analysis/analysis.hpp"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "profile/profile.hpp"
+#include "gpu/gpu_info.hpp"
 
 namespace tgemm {
 

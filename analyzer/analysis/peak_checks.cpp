@@ -1,4 +1,4 @@
-#include "model/peak_checks.hpp"
+#include "analysis/peak_checks.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // The arithmetic of the measured peaks, without a GPU: clocks, medians, rates, the merge into a
 // profile and the 3 % rule.
-#include "model/peak_checks.hpp"
+#include "analysis/peak_checks.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "model/published.hpp"
+#include "analysis/published.hpp"
 
 #include <array>
 

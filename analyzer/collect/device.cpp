@@ -1,4 +1,4 @@
-#include "gpu/device.hpp"
+#include "collect/device.hpp"
 
 #include <cuda_runtime_api.h>
 
