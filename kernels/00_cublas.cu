@@ -13,8 +13,9 @@ void launch_cublas(const gemm_args& g, const launch_context& ctx) {
     // first and swap m and n.
     const auto st = cublasSgemm(ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(g.size.n),
                                 static_cast<int>(g.size.m), static_cast<int>(g.size.k), &g.alpha,
-                                g.b, static_cast<int>(g.size.n), g.a, static_cast<int>(g.size.k),
-                                &g.beta, g.c, static_cast<int>(g.size.n));
+                                g.b_as<float>(), static_cast<int>(g.size.n), g.a_as<float>(),
+                                static_cast<int>(g.size.k), &g.beta, g.c_as<float>(),
+                                static_cast<int>(g.size.n));
     if (st != CUBLAS_STATUS_SUCCESS)
         throw error(error_kind::internal,
                     std::string("cublasSgemm failed: ") + cublasGetStatusString(st));

@@ -28,7 +28,7 @@ void launch(const gemm_args& g, const launch_context& ctx) {
                     static_cast<unsigned>(model::ceil_div(g.size.n, block)));
     naive_uncoalesced_kernel<<<grid, dim3(block, block), 0, ctx.stream>>>(
         static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
-        g.a, g.b, g.beta, g.c);
+        g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
 rung_model model_fn(const shape& s, const model_context& mc) {

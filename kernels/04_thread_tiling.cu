@@ -92,7 +92,7 @@ dim3 grid_of(const shape& s) {
 void launch(const gemm_args& g, const launch_context& ctx) {
     thread_tiling_kernel<<<grid_of(g.size), dim3(threads_x, threads_y), 0, ctx.stream>>>(
         static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
-        g.a, g.b, g.beta, g.c);
+        g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
 rung_model model_fn(const shape& s, const model_context& mc) {

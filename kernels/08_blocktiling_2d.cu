@@ -127,7 +127,7 @@ void launch(const gemm_args& g, const launch_context& ctx) {
                     static_cast<unsigned>(model::ceil_div(g.size.m, bm)));
     blocktiling_2d_kernel<<<grid, threads, 0, ctx.stream>>>(
         static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
-        g.a, g.b, g.beta, g.c);
+        g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
 constexpr kernels::blocktile_model::config model_config{

@@ -136,12 +136,12 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const int m = static_cast<int>(g.size.m);
     const int n = static_cast<int>(g.size.n);
     const int k = static_cast<int>(g.size.k);
-    if (kernels::float4_rows(n, k, g.a, g.b, g.c))
-        warptiling_sub_kernel<true>
-            <<<grid, threads, 0, ctx.stream>>>(m, n, k, g.alpha, g.a, g.b, g.beta, g.c);
+    if (kernels::float4_rows(n, k, g.a_as<float>(), g.b_as<float>(), g.c_as<float>()))
+        warptiling_sub_kernel<true><<<grid, threads, 0, ctx.stream>>>(
+            m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
     else
-        warptiling_sub_kernel<false>
-            <<<grid, threads, 0, ctx.stream>>>(m, n, k, g.alpha, g.a, g.b, g.beta, g.c);
+        warptiling_sub_kernel<false><<<grid, threads, 0, ctx.stream>>>(
+            m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
 // Shared-memory wavefronts of one CTA for one K step, warp by warp, from the kernel's indexing.

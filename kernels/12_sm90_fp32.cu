@@ -26,8 +26,8 @@ static_assert(registers * cfg::threads * cfg::min_ctas_per_sm <= 65536,
 
 void launch(const gemm_args& g, const launch_context& ctx) {
     const auto e = sm90_fp32::launch<cfg>(static_cast<int>(g.size.m), static_cast<int>(g.size.n),
-                                          static_cast<int>(g.size.k), g.alpha, g.a, g.b, g.beta,
-                                          g.c, ctx.stream);
+                                          static_cast<int>(g.size.k), g.alpha, g.a_as<float>(),
+                                          g.b_as<float>(), g.beta, g.c_as<float>(), ctx.stream);
     if (e != cudaSuccess)
         throw error(error_kind::internal,
                     std::string("sm90_fp32 launch failed: ") + cudaGetErrorString(e));

@@ -10,20 +10,35 @@
 #include <string>
 #include <vector>
 
+#include "core/element_type.hpp"
 #include "core/shape.hpp"
 #include "gpu/gpu_info.hpp"
 #include "model/rung_model.hpp"
 
 namespace tgemm {
 
-// Device pointers, row-major: A is m×k, B is k×n, C is m×n; C = alpha·A·B + beta·C.
+// Device pointers, row-major: A is m×k, B is k×n, C is m×n; C = alpha·A·B + beta·C. The
+// element types are the rung's operand_types; a_as<T>() and friends give the typed pointers.
 struct gemm_args {
     shape size;
     float alpha = 1;
     float beta = 0;
-    const float* a = nullptr;
-    const float* b = nullptr;
-    float* c = nullptr;
+    const void* a = nullptr;
+    const void* b = nullptr;
+    void* c = nullptr;
+
+    template <class T>
+    [[nodiscard]] const T* a_as() const {
+        return static_cast<const T*>(a);
+    }
+    template <class T>
+    [[nodiscard]] const T* b_as() const {
+        return static_cast<const T*>(b);
+    }
+    template <class T>
+    [[nodiscard]] T* c_as() const {
+        return static_cast<T*>(c);
+    }
 };
 
 struct launch_context {
@@ -31,22 +46,33 @@ struct launch_context {
     cublasHandle_t cublas = nullptr;  // set up in pedantic FP32 mode on `stream`
 };
 
+// One problem's launch, ready to repeat: whatever the rung set up for it once (TMA
+// descriptors, a workspace) lives in the closure. Launches once on the stream it was bound
+// with; must not synchronise.
+using bound_launch = std::function<void()>;
+
 struct rung {
     std::string id;            // "naive": what --kernels takes
     std::string display_name;  // "Naive (coalesced B)"
-    int order = 0;             // position on the ladder; cuBLAS is 0
-    std::string dtype = "fp32";
-    std::string seed;    // which seed document and kernel it follows
-    std::string params;  // tile shape and threads, in words
+    int order = 0;             // position on the ladder; the cuBLAS references are 0
+    operand_types types{};     // A and B, and C; FP32 accumulators throughout
+    std::string seed;          // which seed document and kernel it follows
+    std::string params;        // tile shape and threads, in words
     // Substring of the kernel's symbol, for `ncu --kernel-name regex:`.
     std::string kernel_symbol;
     // Launches once on ctx.stream. Must not synchronise.
     std::function<void(const gemm_args&, const launch_context&)> launch;
+    // Optional: sets up one problem once (outside every timed or counted launch) and returns
+    // its launch. Rungs without it are bound to `launch` directly.
+    std::function<bound_launch(const gemm_args&, const launch_context&)> prepare{};
     std::function<rung_model(const shape&, const model_context&)> model;
     // Empty optional: the rung can run this shape on this device; otherwise, why not.
     std::function<std::optional<std::string>(const gpu_info&, const shape&)> can_run;
-    // Multiplies the FP32 verification tolerance (tensor-core rungs round operands).
-    double tolerance_scale = 1.0;
+
+    // "fp32", "bf16", "fp16": the profile's dtype of this rung's rows (A and B's type).
+    [[nodiscard]] std::string dtype() const { return std::string(to_string(types.ab)); }
+    // The launch for one problem: prepare's, or `launch` bound to the arguments.
+    [[nodiscard]] bound_launch bind(const gemm_args& args, const launch_context& ctx) const;
 };
 
 class rung_registry {

@@ -6,6 +6,11 @@
 
 namespace tgemm {
 
+bound_launch rung::bind(const gemm_args& args, const launch_context& ctx) const {
+    if (prepare) return prepare(args, ctx);
+    return [this, args, ctx] { launch(args, ctx); };
+}
+
 rung_registry& rung_registry::get() {
     static rung_registry registry;
     return registry;

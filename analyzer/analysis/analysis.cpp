@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/element_type.hpp"
 #include "model/levels.hpp"
 #include "model/roofline.hpp"
 
@@ -34,14 +35,24 @@ constexpr std::string_view compared_levels[] = {
 };
 
 // Shared-memory traffic as the bandwidth roof sees it: every wavefront occupies the 128 B/clk
-// data path, whether its lanes use all 128 B or a bank conflict split it; cp.async writes
-// (LDGSTS) reach shared memory without a store wavefront and are added as bytes.
-std::optional<double> smem_bytes(std::optional<double> ld_wavefronts,
-                                 std::optional<double> st_wavefronts,
-                                 std::optional<double> ldgsts_bytes) {
-    if (!ld_wavefronts && !st_wavefronts) return std::nullopt;
-    return (ld_wavefronts.value_or(0) + st_wavefronts.value_or(0)) * smem_wavefront_bytes +
-           ldgsts_bytes.value_or(0);
+// data path, whether its lanes use all 128 B or a bank conflict split it (the ld and st
+// wavefronts include ldmatrix and stmatrix; wgmma's operand reads are wavefronts of their
+// own); cp.async (LDGSTS) and TMA write shared memory without a store wavefront and are added
+// as bytes. `get` reads one key from the counters or from the refined model.
+template <class Get>
+std::optional<double> smem_bytes(Get&& get) {
+    const auto ld = get(keys::smem_load_wavefronts);
+    const auto st = get(keys::smem_store_wavefronts);
+    const auto gmma = get(keys::smem_gmma_wavefronts);
+    if (!ld && !st && !gmma) return std::nullopt;
+    return (ld.value_or(0) + st.value_or(0) + gmma.value_or(0)) * smem_wavefront_bytes +
+           get(keys::smem_ldgsts_bytes).value_or(0) + get(keys::tma_load_bytes).value_or(0);
+}
+
+// The executed FLOPs: FP32 (2·FFMA + FADD + FMUL) plus tensor-core FLOPs where there are any.
+std::optional<double> executed(std::optional<double> fp32, std::optional<double> tensor) {
+    if (!fp32 && !tensor) return std::nullopt;
+    return fp32.value_or(0) + tensor.value_or(0);
 }
 
 level_point make_point(std::string_view roof_key, std::string_view name) {
@@ -54,7 +65,8 @@ level_point make_point(std::string_view roof_key, std::string_view name) {
 void add_hierarchy(row_analysis& r, const analysis& a, std::optional<double> refined_dram) {
     const auto& m = *r.row;
     const auto exec = r.executed_flops;
-    const auto refined_flops = m.model.refined.get(keys::flops);
+    const auto refined_flops =
+        executed(m.model.refined.get(keys::flops), m.model.refined.get(keys::tensor_flops));
     const double tb_flops = m.model.textbook.flops;
     const auto tb = [&](std::optional<double> bytes) {
         return bytes && tb_flops > 0 ? ratio(tb_flops, bytes) : std::nullopt;
@@ -75,20 +87,16 @@ void add_hierarchy(row_analysis& r, const analysis& a, std::optional<double> ref
     }
     {
         auto p = make_point(roofs::smem, "shared");
-        p.bytes_measured =
-            smem_bytes(m.counter(keys::smem_load_wavefronts),
-                       m.counter(keys::smem_store_wavefronts), m.counter(keys::smem_ldgsts_bytes));
-        p.bytes_refined = smem_bytes(m.model.refined.get(keys::smem_load_wavefronts),
-                                     m.model.refined.get(keys::smem_store_wavefronts),
-                                     m.model.refined.get(keys::smem_ldgsts_bytes));
+        p.bytes_measured = smem_bytes([&](std::string_view k) { return m.counter(k); });
+        p.bytes_refined = smem_bytes([&](std::string_view k) { return m.model.refined.get(k); });
         if (m.model.textbook.smem_accesses)
-            p.bytes_textbook = *m.model.textbook.smem_accesses * model::fp32_bytes;
+            p.bytes_textbook = *m.model.textbook.smem_accesses * r.element_bytes;
         // A kernel that never touches shared memory has no point on the shared roof.
         if (p.bytes_measured && *p.bytes_measured <= 0) p.bytes_measured.reset();
         if (p.bytes_refined && *p.bytes_refined <= 0) p.bytes_refined.reset();
         pts.push_back(p);
     }
-    const auto compute = a.roof_value(roofs::fp32);
+    const auto compute = a.roof_value(r.compute_roof);
     for (auto& p : pts) {
         p.ai_measured = ratio(exec, p.bytes_measured);
         p.ai_refined = ratio(refined_flops, p.bytes_refined);
@@ -100,7 +108,7 @@ void add_hierarchy(row_analysis& r, const analysis& a, std::optional<double> ref
         r.hierarchy.push_back(p);
     }
     if (!compute) return;
-    r.bound_roof = std::string(roofs::fp32);
+    r.bound_roof = r.compute_roof;
     r.bound_attainable = compute;
     for (const auto& p : r.hierarchy) {
         if (p.attainable && *p.attainable < *r.bound_attainable) {
@@ -112,6 +120,18 @@ void add_hierarchy(row_analysis& r, const analysis& a, std::optional<double> ref
 }
 
 }  // namespace
+
+std::string_view compute_roof_key(std::string_view dtype) {
+    if (dtype == "bf16") return roofs::tensor_bf16;
+    if (dtype == "fp16") return roofs::tensor_fp16;
+    if (dtype == "tf32") return roofs::tensor_tf32;
+    return roofs::fp32;
+}
+
+std::string reference_kernel(std::string_view dtype) {
+    if (dtype == "fp32" || dtype.empty()) return "cublas";
+    return "cublas_" + std::string(dtype);
+}
 
 const level_point* row_analysis::level(std::string_view roof_key) const {
     for (const auto& p : hierarchy)
@@ -167,8 +187,15 @@ analysis analyze(const profile& p) {
         const auto& s = m.size;
         r.useful_flops = 2.0 * s.m * s.n * s.k;
         if (m.time) r.tflops = r.useful_flops / (m.time->median_ms * 1e-3) / 1e12;
-        r.executed_flops = m.counter(keys::flops);
-        if (!r.executed_flops) r.executed_flops = m.model.refined.get(keys::flops);
+        r.element_bytes = element_bytes(parse_element_type(m.dtype).value_or(element_type::fp32));
+        r.compute_roof = std::string(compute_roof_key(m.dtype));
+        // A tensor rung's compute roof is its type's tensor roof; a profile without one judges
+        // it against FP32, and the report says so.
+        if (!p.peaks.contains(r.compute_roof)) r.compute_roof = std::string(roofs::fp32);
+        r.executed_flops = executed(m.counter(keys::flops), m.counter(keys::tensor_flops));
+        if (!r.executed_flops)
+            r.executed_flops =
+                executed(m.model.refined.get(keys::flops), m.model.refined.get(keys::tensor_flops));
         r.dram_bytes =
             sum_if_both(m.counter(keys::dram_read_bytes), m.counter(keys::dram_write_bytes));
         r.ai_textbook = m.model.textbook.ai();
@@ -178,12 +205,19 @@ analysis analyze(const profile& p) {
             r.achieved_flops_per_s = *r.executed_flops / (m.time->median_ms * 1e-3);
         const auto refined_dram = sum_if_both(m.model.refined.get(keys::dram_read_bytes),
                                               m.model.refined.get(keys::dram_write_bytes));
-        r.ai_refined = ratio(m.model.refined.get(keys::flops), refined_dram);
-        r.ai_measured = ratio(m.counter(keys::flops), r.dram_bytes);
+        r.ai_refined = ratio(
+            executed(m.model.refined.get(keys::flops), m.model.refined.get(keys::tensor_flops)),
+            refined_dram);
+        r.ai_measured =
+            ratio(executed(m.counter(keys::flops), m.counter(keys::tensor_flops)), r.dram_bytes);
         const auto ai = r.ai_measured ? r.ai_measured : r.ai_refined;
+        const double peak =
+            r.compute_roof == roofs::fp32 ? a.fp32_peak : p.peaks.at(r.compute_roof).theoretical;
         if (ai) {
-            r.attainable = attainable_flops(*ai, a.fp32_peak, a.dram_peak);
-            r.bound = memory_bound(*ai, a.fp32_peak, a.dram_peak) ? "DRAM" : "FP32 compute";
+            r.attainable = attainable_flops(*ai, peak, a.dram_peak);
+            r.bound = memory_bound(*ai, peak, a.dram_peak)
+                          ? "DRAM"
+                          : (r.compute_roof == roofs::fp32 ? "FP32 compute" : "tensor compute");
             if (r.achieved_flops_per_s) r.pct_roof = *r.achieved_flops_per_s / *r.attainable;
         }
         for (const auto key : compared_levels) {
@@ -209,7 +243,7 @@ analysis analyze(const profile& p) {
         a.rows.push_back(std::move(r));
     }
     for (auto& r : a.rows) {
-        const auto* ref = a.find("cublas", r.row->size);
+        const auto* ref = a.find(reference_kernel(r.row->dtype), r.row->size);
         if (ref && ref->tflops && r.tflops) r.pct_cublas = *r.tflops / *ref->tflops;
     }
     return a;

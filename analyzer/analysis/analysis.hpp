@@ -50,7 +50,10 @@ struct row_analysis {
     std::optional<double> ai_measured;           // measured flops / measured DRAM bytes
     std::optional<double> attainable;            // FLOP/s at the AI used (measured, else refined)
     std::optional<double> pct_roof;              // achieved executed FLOP/s / attainable
-    std::string bound;                           // "DRAM" or "FP32 compute"
+    std::string bound;                           // "DRAM", "FP32 compute" or "tensor compute"
+    // The compute roof this row is judged against: fp32, or the tensor roof of its dtype.
+    std::string compute_roof;
+    int element_bytes = 4;  // of A and B
     std::vector<level_comparison> levels;
     // The hierarchical roofline: DRAM, L2, shared, in that order (levels with no data left out).
     std::vector<level_point> hierarchy;
@@ -81,6 +84,11 @@ struct analysis {
 };
 
 [[nodiscard]] analysis analyze(const profile& p);
+
+// The peaks key of the compute roof for rows of `dtype`: "fp32", or "tensor_bf16" and so on.
+[[nodiscard]] std::string_view compute_roof_key(std::string_view dtype);
+// The cuBLAS reference row for rows of `dtype`: "cublas" (FP32), "cublas_bf16", "cublas_fp16".
+[[nodiscard]] std::string reference_kernel(std::string_view dtype);
 
 // Bytes-per-FLOP helpers shared by the analysis and its tests.
 inline constexpr double smem_wavefront_bytes = 128.0;  // 32 banks × 4 B per wavefront

@@ -41,8 +41,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         ->capture_default_str();
     app.add_option("--kernels", main_opts->kernels, "comma-separated rung ids, or all")
         ->capture_default_str();
-    app.add_option("--sizes", main_opts->sizes, "comma-separated sizes: N or MxNxK")
-        ->capture_default_str();
+    app.add_option("--sizes", main_opts->sizes,
+                   "comma-separated sizes: N or MxNxK, for every kernel (default: the FP32 and "
+                   "tensor ladders at 1024,2048,4096,4096x2048x1024, and the tensor ladder also "
+                   "at 8192)")
+        ->capture_default_str()
+        ->each([main_opts](const std::string&) { main_opts->sizes_given = true; });
     app.add_option("--out", main_opts->out, "output folder (default reports/<gpu>/)");
     app.add_option("--profile", main_opts->profile, "profile path (default profiles/<gpu>.json)");
     app.add_flag("--offline", main_opts->offline, "never measure; render stored or predicted data");

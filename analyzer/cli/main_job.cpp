@@ -1,5 +1,6 @@
 // The default command: measure when this machine has the requested GPU, otherwise render the
 // stored profile, otherwise the predicted roofline.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -54,13 +55,15 @@ void render_with_partner(const profile& p, const fs::path& out_dir, const std::s
 
 int measure_and_render(const local_device& dev, const main_options& o,
                        const std::vector<const rung*>& rungs, const std::vector<shape>& shapes,
-                       const fs::path& profile_path, const fs::path& out_dir,
-                       const std::string& command_line, std::ostream& out, std::ostream& err) {
+                       const std::vector<shape>& tensor_only, const fs::path& profile_path,
+                       const fs::path& out_dir, const std::string& command_line, std::ostream& out,
+                       std::ostream& err) {
     err << "tgemm-roofline: measuring on this machine's " << dev.info.name << " (" << rungs.size()
         << " kernels x " << shapes.size() << " sizes)\n";
     measure_options mo;
     mo.rungs = rungs;
     mo.shapes = shapes;
+    mo.tensor_only_shapes = tensor_only;
     mo.counters = !o.no_counters;
     mo.peaks = !o.no_peaks;
     mo.timing.min_runs = o.runs;
@@ -90,7 +93,14 @@ int measure_and_render(const local_device& dev, const main_options& o,
 int run_main_job(const main_options& o, const std::string& command_line, std::ostream& out,
                  std::ostream& err) {
     // Validate everything the user typed before touching the GPU or the disk.
-    const auto shapes = parse_shapes(o.sizes);
+    auto shapes = parse_shapes(o.sizes);
+    std::vector<shape> tensor_only;
+    if (!o.sizes_given)
+        for (const auto& s : parse_shapes(o.tensor_sizes))
+            if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) {
+                shapes.push_back(s);
+                tensor_only.push_back(s);
+            }
     const auto rungs = rung_registry::get().select(o.kernels);
     const auto t = resolve_target(o.gpu, err);
     const fs::path profile_path =
@@ -101,8 +111,8 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
     if (t.local && !o.offline) {
         ensure_writable_dir(profile_path.has_parent_path() ? profile_path.parent_path()
                                                            : fs::path("."));
-        return measure_and_render(*t.local, o, rungs, shapes, profile_path, out_dir, command_line,
-                                  out, err);
+        return measure_and_render(*t.local, o, rungs, shapes, tensor_only, profile_path, out_dir,
+                                  command_line, out, err);
     }
 
     if (const auto stored = load_stored_profile(profile_path, t.key)) {
@@ -114,8 +124,8 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
         err << "tgemm-roofline: no " << t.key << " here and no stored profile at "
             << profile_path.string() << "; rendering the PREDICTED roofline from the spec and "
             << "the models (nothing is measured)\n";
-        const auto p =
-            predict_profile(find_gpu(t.key), rungs, shapes, command_line, utc_now_iso8601());
+        const auto p = predict_profile(find_gpu(t.key), rungs, shapes, command_line,
+                                       utc_now_iso8601(), tensor_only);
         render::render_report(p, out_dir,
                               "prediction from the spec database and the refined models");
     }

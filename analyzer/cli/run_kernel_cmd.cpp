@@ -22,15 +22,14 @@ int run_kernel_once(const run_kernel_options& o, std::ostream& out) {
     cuda_stream stream;
     cublas_handle cublas(stream.get());
     const measure_options defaults;
-    const workspace inputs(s, defaults.alpha, defaults.beta, o.flush ? dev.info.l2_bytes : 0,
-                           stream.get(), nullptr, defaults.seed);
+    const workspace inputs(s, r.types, defaults.alpha, defaults.beta,
+                           o.flush ? dev.info.l2_bytes : 0, stream.get(), nullptr, defaults.seed);
     const launch_context ctx{stream.get(), cublas.get()};
+    const auto launch = r.bind(inputs.args(), ctx);
     for (int i = 0; i < o.repeat; ++i) {
         inputs.restore_c();
         if (o.flush) inputs.flush_l2();
-        r.launch(
-            gemm_args{s, inputs.alpha, inputs.beta, inputs.a.get(), inputs.b.get(), inputs.c.get()},
-            ctx);
+        launch();
         TGEMM_CUDA(cudaGetLastError());
     }
     TGEMM_CUDA(cudaStreamSynchronize(stream.get()));

@@ -9,6 +9,7 @@
 #include <cupti_target.h>
 
 #include <cmath>
+#include <utility>
 
 #include "collect/metric_table.hpp"
 #include "core/throw.hpp"
@@ -89,6 +90,7 @@ std::vector<const char*> c_names(const std::vector<std::string>& names) {
 // A metric group made ready for collection: its host object and config image.
 struct metric_group {
     std::vector<std::string> metrics;
+    metric_family family = metric_family::all;
     std::unique_ptr<host_object> host;
     std::vector<std::uint8_t> config;
     std::size_t passes = 0;
@@ -130,14 +132,16 @@ metric_group configure(const std::string& chip, const std::vector<std::uint8_t>&
     return g;
 }
 
-// First-fit packing: each metric joins the first group that stays one hardware pass with it.
-// Fewer groups mean fewer profiled launches per measurement.
+// First-fit packing: each metric joins the first group of its family that stays one hardware
+// pass with it. Fewer groups mean fewer profiled launches per measurement; families never
+// share a group, so a rung without tensor cores skips the tensor groups whole.
 std::vector<metric_group> plan_groups(const std::string& chip,
                                       const std::vector<std::uint8_t>& availability) {
-    std::vector<std::vector<std::string>> names;
+    std::vector<std::pair<metric_family, std::vector<std::string>>> names;
     for (const auto& t : metric_table()) {
         bool placed = false;
-        for (auto& group : names) {
+        for (auto& [family, group] : names) {
+            if (family != t.family) continue;
             auto trial = group;
             trial.emplace_back(t.metric);
             if (configure(chip, availability, trial).passes <= 1) {
@@ -146,10 +150,13 @@ std::vector<metric_group> plan_groups(const std::string& chip,
                 break;
             }
         }
-        if (!placed) names.push_back({std::string(t.metric)});
+        if (!placed) names.push_back({t.family, {std::string(t.metric)}});
     }
     std::vector<metric_group> groups;
-    for (const auto& group : names) groups.push_back(configure(chip, availability, group));
+    for (const auto& [family, group] : names) {
+        groups.push_back(configure(chip, availability, group));
+        groups.back().family = family;
+    }
     return groups;
 }
 
@@ -264,11 +271,12 @@ const std::vector<std::vector<std::string>>& counter_session::groups() const {
 }
 
 counter_values counter_session::collect(const std::function<void()>& prepare,
-                                        const std::function<void()>& launch) {
+                                        const std::function<void()>& launch, bool tensor) {
     auto& m = *m_impl;
     counter_values out;
     std::map<std::string, double, std::less<>> by_metric;
     for (auto& g : m.groups) {
+        if (g.family == metric_family::tensor && !tensor) continue;
         range_profiler rp(m.ctx);
         auto names = c_names(g.metrics);
 

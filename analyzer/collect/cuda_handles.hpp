@@ -21,6 +21,8 @@ class device_buffer {
     device_buffer& operator=(const device_buffer&) = delete;
 
     [[nodiscard]] float* get() const { return m_ptr; }
+    // The same memory for elements of another type (16-bit operands).
+    [[nodiscard]] void* raw() const { return m_ptr; }
     [[nodiscard]] std::size_t size() const { return m_count; }
     [[nodiscard]] std::size_t bytes() const { return m_count * sizeof(float); }
 

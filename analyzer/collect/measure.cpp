@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -47,10 +48,22 @@ void add_counters(measurement& row, const counter_values& cv) {
     const auto fadd = row.counter(keys::fadd);
     const auto fmul = row.counter(keys::fmul);
     if (ffma && fadd && fmul) row.counters[std::string(keys::flops)] = 2 * *ffma + *fadd + *fmul;
+    // The tensor paths sum; a rung without tensor cores collects none of them.
+    std::optional<double> tensor;
+    for (const auto key : {keys::tensor_hgmma_bf16_flops, keys::tensor_hgmma_fp16_flops,
+                           keys::tensor_hmma_bf16_flops, keys::tensor_hmma_fp16_flops})
+        if (const auto v = row.counter(key)) tensor = tensor.value_or(0) + *v;
+    if (tensor) row.counters[std::string(keys::tensor_flops)] = *tensor;
     row.counter_passes = cv.launches;
 }
 
 }  // namespace
+
+bool measure_options::includes(const rung& r, const shape& s) const {
+    const bool tensor_only = std::find(tensor_only_shapes.begin(), tensor_only_shapes.end(), s) !=
+                             tensor_only_shapes.end();
+    return !tensor_only || r.types.ab != element_type::fp32;
+}
 
 measure_outcome measure(const local_device& device, const measure_options& opts) {
     TGEMM_CUDA(cudaSetDevice(device.index));
@@ -62,7 +75,9 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     measure_outcome out;
     out.result = measured_profile_header(device, opts.command);
     const model_context mc{device.info.l2_bytes, device.info.sm_count};
-    const int total = static_cast<int>(opts.shapes.size() * opts.rungs.size());
+    int total = 0;
+    for (const auto& s : opts.shapes)
+        for (const auto* r : opts.rungs) total += opts.includes(*r, s) ? 1 : 0;
     int done = 0;
     auto progress = [&](const std::string& what) {
         if (opts.on_progress) opts.on_progress({done, total, what});
@@ -79,15 +94,25 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     if (opts.counters) counters = std::make_unique<counter_session>(device.index);
 
     for (const auto& s : opts.shapes) {
-        progress(fmt::format("{}: preparing inputs and the cuBLAS reference", to_string(s)));
-        const workspace ws(
-            s, opts.alpha, opts.beta, device.info.l2_bytes, stream.get(), cublas.get(),
-            opts.seed ^
-                static_cast<std::uint64_t>(s.m * 73856093 ^ s.n * 19349663 ^ s.k * 83492791));
+        // One workspace per set of operand types at this shape, made when a rung first needs it.
+        std::vector<std::unique_ptr<workspace>> spaces;
+        const auto space_for = [&](const operand_types& types) -> const workspace& {
+            for (const auto& w : spaces)
+                if (w->types == types) return *w;
+            progress(fmt::format("{}: preparing {} inputs and the FP32 reference", to_string(s),
+                                 to_string(types.ab)));
+            const auto seed = opts.seed ^ static_cast<std::uint64_t>(
+                                              s.m * 73856093 ^ s.n * 19349663 ^ s.k * 83492791);
+            spaces.push_back(std::make_unique<workspace>(s, types, opts.alpha, opts.beta,
+                                                         device.info.l2_bytes, stream.get(),
+                                                         cublas.get(), seed));
+            return *spaces.back();
+        };
         for (const auto* r : opts.rungs) {
+            if (!opts.includes(*r, s)) continue;
             measurement row;
             row.kernel = r->id;
-            row.dtype = r->dtype;
+            row.dtype = r->dtype();
             row.size = s;
             row.alpha = opts.alpha;
             row.beta = opts.beta;
@@ -97,8 +122,10 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
                 if (auto why = r->can_run(device.info, s)) {
                     row.skipped = *why;
                 } else {
+                    const workspace& ws = space_for(r->types);
                     progress(label + ": verifying");
-                    const auto v = verify_rung(*r, ws, ctx);
+                    const auto launch = r->bind(ws.args(), ctx);
+                    const auto v = verify_rung(launch, ws);
                     if (!v.ok) {
                         row.skipped = "verification failed: " + v.describe(r->id);
                         out.failures.push_back(v.describe(r->id) + " at " + to_string(s));
@@ -106,20 +133,19 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
                         row.verified = true;
                         row.verify_max_error = v.worst_ratio;
                         progress(label + ": timing");
-                        row.time = time_rung(*r, ws, ctx, opts.timing);
+                        row.time = time_rung(launch, ws, opts.timing);
                         if (counters) {
                             progress(label + ": counters");
-                            const gemm_args args{s,          opts.alpha, opts.beta,
-                                                 ws.a.get(), ws.b.get(), ws.c.get()};
                             add_counters(row, counters->collect(
                                                   [&] {
                                                       ws.restore_c();
                                                       ws.flush_l2();
                                                   },
                                                   [&] {
-                                                      r->launch(args, ctx);
+                                                      launch();
                                                       TGEMM_CUDA(cudaGetLastError());
-                                                  }));
+                                                  },
+                                                  r->types.ab != element_type::fp32));
                         }
                     }
                 }

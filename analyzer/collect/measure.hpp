@@ -21,6 +21,9 @@ struct progress_event {
 struct measure_options {
     std::vector<const rung*> rungs;
     std::vector<shape> shapes;
+    // Shapes measured only by the tensor-core rungs (the FP32 ladder at 8192³ would take
+    // minutes under the instrumented counters): --sizes empties it.
+    std::vector<shape> tensor_only_shapes;
     // The values of the anchors' Nsight Compute runs (docs/anchors.md); β ≠ 0 so C is read, as
     // the models say.
     float alpha = 0.5f;
@@ -33,6 +36,9 @@ struct measure_options {
     std::uint64_t seed = 20261122;
     std::string command;
     std::function<void(const progress_event&)> on_progress;
+
+    // Whether rung r is measured at shape s.
+    [[nodiscard]] bool includes(const rung& r, const shape& s) const;
 };
 
 struct measure_outcome {

@@ -7,11 +7,16 @@
 
 namespace tgemm {
 
+// Tensor-core metrics are collected for the rungs that use tensor cores only: every other
+// rung reads zero there, and each group of them costs a profiled launch.
+enum class metric_family { all, tensor };
+
 struct metric_traits {
     std::string_view key;
     std::string_view metric;  // CUPTI Range Profiler / ncu name
     double scale;             // key value = metric value × scale
     std::string_view description;
+    metric_family family = metric_family::all;
 };
 
 [[nodiscard]] std::span<const metric_traits> metric_table();

@@ -3,40 +3,13 @@
 
 #include <string>
 
+#include "collect/peak_clock.cuh"
 #include "collect/peak_kernels.cuh"
 #include "core/error.hpp"
 
 namespace tgemm::peak {
 
 namespace {
-
-__device__ __forceinline__ unsigned long long global_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-// Thread 0's clock at the start of the block's timed work; the end waits for every warp.
-struct block_clock {
-    long long cycles0 = 0;
-    unsigned long long ns0 = 0;
-
-    __device__ __forceinline__ void start() {
-        if (threadIdx.x == 0) {
-            ns0 = global_ns();
-            cycles0 = clock64();
-        }
-    }
-    __device__ __forceinline__ void stop(unsigned long long* clocks) {
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            const long long cycles1 = clock64();
-            const unsigned long long ns1 = global_ns();
-            clocks[2 * blockIdx.x] = static_cast<unsigned long long>(cycles1 - cycles0);
-            clocks[2 * blockIdx.x + 1] = ns1 - ns0;
-        }
-    }
-};
 
 __device__ __forceinline__ unsigned fold(float4 v) {
     return __float_as_uint(v.x) ^ __float_as_uint(v.y) ^ __float_as_uint(v.z) ^

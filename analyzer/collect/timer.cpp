@@ -6,12 +6,10 @@
 
 namespace tgemm {
 
-timing time_rung(const rung& r, const workspace& ws, const launch_context& ctx,
-                 const timing_policy& policy) {
-    const gemm_args args{ws.size, ws.alpha, ws.beta, ws.a.get(), ws.b.get(), ws.c.get()};
+timing time_rung(const bound_launch& launch, const workspace& ws, const timing_policy& policy) {
     for (int i = 0; i < policy.warmup; ++i) {
         ws.restore_c();
-        r.launch(args, ctx);
+        launch();
         TGEMM_CUDA(cudaGetLastError());
     }
     TGEMM_CUDA(cudaStreamSynchronize(ws.stream));
@@ -24,7 +22,7 @@ timing time_rung(const rung& r, const workspace& ws, const launch_context& ctx,
         ws.restore_c();
         ws.flush_l2();
         TGEMM_CUDA(cudaEventRecord(start.get(), ws.stream));
-        r.launch(args, ctx);
+        launch();
         TGEMM_CUDA(cudaEventRecord(stop.get(), ws.stream));
         TGEMM_CUDA(cudaGetLastError());
         TGEMM_CUDA(cudaEventSynchronize(stop.get()));

@@ -13,9 +13,9 @@ struct timing_policy {
     double max_total_ms = 30000;
 };
 
-// Times the rung with CUDA events around each launch alone. Before every launch C is restored
-// and L2 flushed, outside the events, so each run starts cold like the counter pass.
-[[nodiscard]] timing time_rung(const rung& r, const workspace& ws, const launch_context& ctx,
+// Times a rung's bound launch with CUDA events around each launch alone. Before every launch C
+// is restored and L2 flushed, outside the events, so each run starts cold like the counter pass.
+[[nodiscard]] timing time_rung(const bound_launch& launch, const workspace& ws,
                                const timing_policy& policy);
 
 }  // namespace tgemm

@@ -13,16 +13,14 @@ std::string verify_result::describe(const std::string& kernel) const {
         kernel, worst_row, worst_col, got, expected, tolerance, worst_ratio, bad_elements);
 }
 
-verify_result verify_rung(const rung& r, const workspace& ws, const launch_context& ctx) {
+verify_result verify_rung(const bound_launch& launch, const workspace& ws) {
     ws.restore_c();
     // Poison is not possible (β·C needs C), but an unwritten element keeps its input value,
     // which differs from the reference by |α·(AB)ij| — far outside the tolerance.
-    r.launch(gemm_args{ws.size, ws.alpha, ws.beta, ws.a.get(), ws.b.get(), ws.c.get()}, ctx);
+    launch();
     TGEMM_CUDA(cudaGetLastError());
     TGEMM_CUDA(cudaStreamSynchronize(ws.stream));
-    std::vector<float> got(ws.reference.size());
-    TGEMM_CUDA(
-        cudaMemcpy(got.data(), ws.c.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    const std::vector<float> got = ws.download_c();
     verify_result v;
     v.ok = true;
     for (std::size_t i = 0; i < got.size(); ++i) {

@@ -18,9 +18,8 @@ struct verify_result {
     [[nodiscard]] std::string describe(const std::string& kernel) const;
 };
 
-// Runs the rung once on a fresh copy of C and compares every element with cuBLAS. NaN or
-// an unwritten element counts as a mismatch.
-[[nodiscard]] verify_result verify_rung(const rung& r, const workspace& ws,
-                                        const launch_context& ctx);
+// Runs a rung's bound launch once on a fresh copy of C and compares every element with the
+// FP32 reference. NaN or an unwritten element counts as a mismatch.
+[[nodiscard]] verify_result verify_rung(const bound_launch& launch, const workspace& ws);
 
 }  // namespace tgemm

@@ -1,12 +1,14 @@
 #include "ladder/predict.hpp"
 
+#include <algorithm>
+
 #include "gpu/peaks.hpp"
 
 namespace tgemm {
 
 profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& rungs,
                         const std::vector<shape>& shapes, const std::string& command,
-                        const std::string& date) {
+                        const std::string& date, const std::vector<shape>& tensor_only) {
     profile p;
     p.source = profile_source::predicted;
     p.gpu = gpu_info_from_spec(spec);
@@ -18,10 +20,13 @@ profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& ru
     p.peaks = theoretical_roofs(p.gpu);
     const model_context mc{p.gpu.l2_bytes, p.gpu.sm_count};
     for (const auto& s : shapes) {
+        const bool restricted =
+            std::find(tensor_only.begin(), tensor_only.end(), s) != tensor_only.end();
         for (const auto* r : rungs) {
+            if (restricted && r->types.ab == element_type::fp32) continue;
             measurement row;
             row.kernel = r->id;
-            row.dtype = r->dtype;
+            row.dtype = r->dtype();
             row.size = s;
             row.model = r->model(s, mc);
             if (auto why = r->can_run(p.gpu, s)) row.skipped = *why;

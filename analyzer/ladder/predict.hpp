@@ -10,8 +10,11 @@
 
 namespace tgemm {
 
+// `tensor_only`: shapes only the tensor-core rungs are predicted at, as a measurement would
+// measure them.
 [[nodiscard]] profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& rungs,
                                       const std::vector<shape>& shapes, const std::string& command,
-                                      const std::string& date);
+                                      const std::string& date,
+                                      const std::vector<shape>& tensor_only = {});
 
 }  // namespace tgemm

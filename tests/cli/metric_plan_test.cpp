@@ -18,5 +18,24 @@ TEST(MetricPlan, EveryMetricIsValidForGH100AndGroupedOnce) {
     for (const auto& t : metric_table())
         EXPECT_EQ(seen.count(std::string(t.metric)), 1u) << t.metric;
     EXPECT_EQ(seen.size(), metric_table().size());
-    EXPECT_LE(groups.size(), 6u);
+    EXPECT_LE(groups.size(), 8u);
+}
+
+// A group holds one family only, so a rung without tensor cores skips the tensor groups whole
+// (each group is one profiled launch) and reads none of their metrics.
+TEST(MetricPlan, TensorMetricsHaveGroupsOfTheirOwn) {
+    const auto family_of = [](const std::string& metric) {
+        for (const auto& t : metric_table())
+            if (t.metric == metric) return t.family;
+        ADD_FAILURE() << metric << " is not in the table";
+        return metric_family::all;
+    };
+    int tensor_groups = 0;
+    for (const auto& g : plan_metric_groups("GH100")) {
+        ASSERT_FALSE(g.empty());
+        const auto family = family_of(g.front());
+        for (const auto& m : g) EXPECT_EQ(family_of(m), family) << m;
+        tensor_groups += family == metric_family::tensor ? 1 : 0;
+    }
+    EXPECT_GE(tensor_groups, 1);
 }
