@@ -1,7 +1,7 @@
 #pragma once
 // The tile shape and shared-memory layout of the mma.sync kernel (bf16_mma.cuh), apart from the
 // kernel so that host code compiles them too: the refined model
-// (kernels/tensor/tensor_models.cpp) counts bank conflicts and copy sectors through these very
+// (kernels/tensor/tensor_mma_model.cpp) counts bank conflicts and copy sectors through these very
 // functions.
 #if defined(__CUDACC__)
 #define TGEMM_HD __host__ __device__

@@ -1,6 +1,6 @@
 #pragma once
 // The tile shape of the wgmma + TMA kernel (bf16_wgmma.cuh), apart from the kernel so that host
-// code (the refined model, kernels/tensor/tensor_models.cpp) compiles it too.
+// code (the refined model, kernels/tensor/tensor_wgmma_model.cpp) compiles it too.
 namespace tgemm::bf16_wgmma {
 
 template <int BM, int BN, int Stages>

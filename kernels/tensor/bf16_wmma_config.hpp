@@ -1,6 +1,6 @@
 #pragma once
 // The tile shape of the WMMA kernel (bf16_wmma.cuh), apart from the kernel so that host code (the
-// refined model, kernels/tensor/tensor_models.cpp) compiles it too.
+// refined model, kernels/tensor/tensor_wmma_model.cpp) compiles it too.
 namespace tgemm::bf16_wmma {
 
 struct config {

@@ -1,6 +1,6 @@
 #pragma once
 // Counting rules shared by the refined models of the BF16 tensor-core rungs
-// (tensor_models.cpp, tensor_ws_model.cpp): sectors of global requests, cp.async and TMA
+// (tensor_*_model.cpp): sectors of global requests, cp.async and TMA
 // traffic, shared-memory wavefronts of 8-byte accesses and ldmatrix/stmatrix, and the DRAM wave
 // model with any tile order. Host-only C++; the rules and their evidence are in
 // docs/models/13_17_tensor.md.

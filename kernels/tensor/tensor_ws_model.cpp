@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
@@ -21,13 +22,6 @@ int ws_resident_clusters(int sm_count, int cluster_m) {
 }
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t x, std::int64_t d) {
-    return (x + d - 1) / d;
-}
-std::string str(double v) {
-    return std::to_string(static_cast<long long>(v));
-}
 
 // ldmatrix (reading β·C) and stmatrix (writing the result) wavefronts of one CTA's TMA epilogue
 // of one tile, through the kernel's own layout of the C buffer.
