@@ -11,47 +11,16 @@
 // - B as BK rows of BN bf16 (BN/8 chunks); chunk c of row r is stored at c ^ (r mod 8).
 //   ldmatrix.trans reads 8 consecutive k rows of one chunk per phase; rows BN·2 bytes apart
 //   would all meet in one bank group (8-way), the XOR gives each its own.
-// The XOR lives in one __host__ __device__ function per operand, which the model's
-// bank-conflict count calls too.
+// The XOR lives in one __host__ __device__ function per operand (bf16_mma_config.hpp), which the
+// model's bank-conflict count calls too.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "tensor/bf16_mma_config.hpp"
+
 namespace tgemm::bf16_mma {
-
-template <int BM, int BN, int Stages>
-struct config {
-    static constexpr int bm = BM;
-    static constexpr int bn = BN;
-    static constexpr int bk = 32;
-    static constexpr int stages = Stages;
-    static constexpr int threads = 128;
-    static constexpr int wm = BM / 2;  // warp tile
-    static constexpr int wn = BN / 2;
-    static constexpr int m16 = wm / 16;  // m16 blocks per warp
-    static constexpr int n8 = wn / 8;    // n8 blocks per warp
-    static_assert(wm % 16 == 0 && wn % 16 == 0, "warp tiles of whole m16 and n16 blocks");
-    static constexpr int a_chunks = bk / 8;  // 16-byte chunks per row of A's tile
-    static constexpr int b_chunks = BN / 8;  // per row of B's tile
-    static_assert(b_chunks % 8 == 0, "B's swizzle permutes chunks in groups of 8");
-    static constexpr int a_stage_bytes = BM * bk * 2;
-    static constexpr int b_stage_bytes = bk * BN * 2;
-    static constexpr int smem_bytes = Stages * (a_stage_bytes + b_stage_bytes);
-    static constexpr int a_copies = BM * a_chunks / threads;  // 16-byte copies per thread
-    static constexpr int b_copies = bk * b_chunks / threads;
-    static_assert(BM * a_chunks % threads == 0 && bk * b_chunks % threads == 0,
-                  "copies split evenly among the threads");
-};
-
-// Byte offset of chunk `chunk` of row `row` in a stage of A's tile.
-__host__ __device__ constexpr int a_chunk_offset(int row, int chunk) {
-    return row * 64 + ((chunk ^ ((row >> 1) & 3)) << 4);
-}
-// Byte offset of chunk `chunk` of row `row` in a stage of B's tile of `bn` columns.
-__host__ __device__ constexpr int b_chunk_offset(int row, int chunk, int bn) {
-    return row * bn * 2 + ((chunk ^ (row & 7)) << 4);
-}
 
 struct params {
     int m = 0;
@@ -179,14 +148,11 @@ __global__ void __launch_bounds__(Cfg::threads) bf16_mma_kernel(const params p) 
             std::uint32_t af[Cfg::m16][4];
 #pragma unroll
             for (int i = 0; i < Cfg::m16; ++i)
-                ldmatrix_x4(af[i], a_s + a_chunk_offset(wm0 + 16 * i + lane % 16,
-                                                        2 * kk + lane / 16));
+                ldmatrix_x4(af[i], a_s + a_ldsm_offset(wm0, i, kk, lane));
             std::uint32_t bf[Cfg::n8 / 2][4];
 #pragma unroll
             for (int j = 0; j < Cfg::n8 / 2; ++j)
-                ldmatrix_x4_trans(
-                    bf[j], b_s + b_chunk_offset(16 * kk + lane % 8 + 8 * ((lane / 8) % 2),
-                                                (wn0 + 16 * j) / 8 + lane / 16, Cfg::bn));
+                ldmatrix_x4_trans(bf[j], b_s + b_ldsm_offset(wn0, j, kk, lane, Cfg::bn));
 #pragma unroll
             for (int i = 0; i < Cfg::m16; ++i)
 #pragma unroll

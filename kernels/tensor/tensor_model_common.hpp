@@ -1,0 +1,47 @@
+#pragma once
+// Pieces the tensor-core rungs' model files share (tensor_*_model.cpp): memoised per-tile
+// counts, the seeds' textbook count of a tiled kernel, and the DRAM notes. Internal to the
+// models; tensor_models.hpp is the interface.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/shape.hpp"
+#include "tensor/tensor_models.hpp"
+#include "tensor/tensor_traffic.hpp"
+
+namespace tgemm::kernels::tensor_model {
+
+// A tile's count depends only on how much of it lies inside the matrix and on the phase of its
+// first byte (in a sector or a line): computed once per key.
+using key3 = std::array<std::int64_t, 3>;
+using memo3 = std::map<key3, std::int64_t>;
+
+template <class F>
+std::int64_t memoised(memo3& memo, const key3& key, F f) {
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+    const std::int64_t v = f();
+    memo.emplace(key, v);
+    return v;
+}
+
+[[nodiscard]] inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) {
+    return (x + d - 1) / d;
+}
+
+// An integral count as text, for the notes.
+[[nodiscard]] inline std::string str(double v) {
+    return std::to_string(static_cast<long long>(v));
+}
+
+// (MNK/BN + MNK/BM)·2 B for A and B, C read and written once; shared-memory operand bytes of
+// warp (or warpgroup) tiles wm × wn: MNK·(1/wn + 1/wm)·2 B.
+[[nodiscard]] tensor_textbook textbook(const shape& s, int bm, int bn, int wm, int wn,
+                                       const std::string& what);
+
+// Sets the DRAM reads of `w` and the write-back rule, with their notes.
+void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_t l2_bytes,
+              const std::string& residency);
+
+}  // namespace tgemm::kernels::tensor_model

@@ -1,0 +1,261 @@
+// Refined model of rung 13, bf16_wmma (bf16_wmma.cuh): WMMA 16×16×16, 8 warps in 4×2 of 32×64,
+// 16-byte copies into padded shared tiles (one stage), accumulators staged in shared memory for
+// the guarded epilogue. docs/models/13_17_tensor.md derives each count by hand.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "tensor/tensor_model_common.hpp"
+#include "tensor/tensor_models.hpp"
+#include "tensor/tensor_rungs.hpp"
+#include "tensor/tensor_traffic.hpp"
+#include "tile_model.hpp"
+
+namespace tgemm::kernels::tensor_model {
+namespace {
+
+using cfg = tensor_rungs::wmma;
+// ptxas (nvcc 13.0, sm_90a) allocates 126 registers: 2 CTAs of 256 threads per SM.
+constexpr int registers = 126;
+static_assert(cfg::wm == 32 && cfg::wn == 64 && cfg::threads == 256,
+              "the fragment loops below assume 2×4 fragments per warp");
+
+int warp_m0(int warp) {
+    return (warp / 2) * cfg::wm;
+}
+int warp_n0(int warp) {
+    return (warp % 2) * cfg::wn;
+}
+
+// The copy of one K step: thread idx of the 512 per operand moves 16 bytes; A as 128 rows × 4
+// chunks, B as 32 rows × 16 chunks.
+int a_copy_row(int idx) {
+    return idx / 4;
+}
+int a_copy_col(int idx) {
+    return idx % 4 * 8;
+}
+int b_copy_row(int idx) {
+    return idx / 16;
+}
+int b_copy_col(int idx) {
+    return idx % 16 * 8;
+}
+
+// Shared-memory wavefronts of one CTA: per K step (copies and fragment loads) and once
+// (accumulator stores).
+struct smem_counts {
+    double step_loads = 0;
+    double step_stores = 0;
+    double epilogue_stores = 0;
+};
+
+// wmma.load of a 16×16 bf16 tile: ptxas emits four 32-bit loads (h, v), lane l loading the pair
+// at row l/4 + 8h, columns 2(l%4) + 8v (for the row-major B a register transpose follows);
+// wmma.store of the FP32 accumulators: four 64-bit stores of the same pairs. at(row, col) gives
+// the byte address of the pair starting at (row, col) of the 8×8 block (h, v) = (0, 0).
+template <class Address>
+lane_addresses fragment_lanes(Address at) {
+    lane_addresses a{};
+    for (int l = 0; l < 32; ++l) a[l] = at(l / 4, 2 * (l % 4));
+    return a;
+}
+
+smem_counts smem_per_cta() {
+    smem_counts c;
+    for (int warp = 0; warp < cfg::threads / 32; ++warp) {
+        const int wm0 = warp_m0(warp), wn0 = warp_n0(warp);
+        for (int i = 0; i < 2; ++i) {
+            lane_addresses a{}, b{};
+            for (int l = 0; l < 32; ++l) {
+                const int idx = 32 * warp + l + i * cfg::threads;
+                a[l] = 2 * (a_copy_row(idx) * cfg::lda + a_copy_col(idx));
+                b[l] = cfg::a_bytes + 2 * (b_copy_row(idx) * cfg::ldb + b_copy_col(idx));
+            }
+            c.step_stores += smem_wavefronts(a, 16, smem_op::store);
+            c.step_stores += smem_wavefronts(b, 16, smem_op::store);
+        }
+        for (int kk = 0; kk < cfg::bk; kk += 16)
+            for (int h = 0; h < 2; ++h)
+                for (int v = 0; v < 2; ++v) {
+                    for (int i = 0; i < 2; ++i)
+                        c.step_loads += smem_wavefronts(
+                            fragment_lanes([&](int row, int col) {
+                                return std::int64_t(2) *
+                                       ((wm0 + 16 * i + row + 8 * h) * cfg::lda + kk + col + 8 * v);
+                            }),
+                            4, smem_op::load);
+                    for (int j = 0; j < 4; ++j)
+                        c.step_loads += smem_wavefronts(
+                            fragment_lanes([&](int row, int col) {
+                                return cfg::a_bytes +
+                                       std::int64_t(2) * ((kk + row + 8 * h) * cfg::ldb + wn0 +
+                                                          16 * j + col + 8 * v);
+                            }),
+                            4, smem_op::load);
+                }
+        const std::int64_t cs = std::int64_t(4) * warp * cfg::wm * cfg::ldc;
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 4; ++j)
+                for (int h = 0; h < 2; ++h)
+                    for (int v = 0; v < 2; ++v)
+                        c.epilogue_stores +=
+                            smem_wavefronts(fragment_lanes([&](int row, int col) {
+                                                return cs + 4 * ((16 * i + row + 8 * h) * cfg::ldc +
+                                                                 16 * j + col + 8 * v);
+                                            }),
+                                            8, smem_op::store);
+    }
+    return c;
+}
+
+// The epilogue's 64-bit loads of the staged accumulators for a CTA with valid_rows × valid_cols
+// of C inside the matrix: a warp skips rows past M, lanes past N idle.
+std::int64_t epilogue_loads(std::int64_t valid_rows, std::int64_t valid_cols) {
+    std::int64_t w = 0;
+    for (int warp = 0; warp < cfg::threads / 32; ++warp) {
+        const std::int64_t cs = std::int64_t(4) * warp * cfg::wm * cfg::ldc;
+        for (int r = 0; r < cfg::wm; ++r) {
+            if (warp_m0(warp) + r >= valid_rows) continue;
+            lane_addresses a{};
+            for (int l = 0; l < 32; ++l)
+                a[l] =
+                    warp_n0(warp) + 2 * l < valid_cols ? cs + 4 * (r * cfg::ldc + 2 * l) : inactive;
+            w += smem_wavefronts(a, 8, smem_op::load);
+        }
+    }
+    return w;
+}
+
+}  // namespace
+
+tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
+    tensor_counts r;
+    r.textbook = textbook(s, cfg::bm, cfg::bn, cfg::wm, cfg::wn, "warp tile 32×64");
+    const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
+    const std::int64_t kt = ceil_div(s.k, cfg::bk);
+    const double ctas = double(gm) * double(gn);
+    r.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
+    r.ffma = r.fmul = double(s.m) * double(s.n);
+    r.fadd = 0;
+    r.ldsm_wavefronts = r.stsm_wavefronts = r.ldsm_bank_conflicts = 0;
+
+    // Shared memory: copies and fragment loads every K step, zero-filled or not; accumulator
+    // stores once per CTA; the guarded epilogue's loads per CTA.
+    const smem_counts c = smem_per_cta();
+    memo3 memo;
+    double epi_loads = 0;
+    for (std::int64_t bi = 0; bi < gm; ++bi)
+        for (std::int64_t bj = 0; bj < gn; ++bj) {
+            const std::int64_t vr = std::min<std::int64_t>(cfg::bm, s.m - bi * cfg::bm);
+            const std::int64_t vc = std::min<std::int64_t>(cfg::bn, s.n - bj * cfg::bn);
+            epi_loads +=
+                double(memoised(memo, {vr, vc, 0}, [&] { return epilogue_loads(vr, vc); }));
+        }
+    r.smem_load_wavefronts = ctas * double(kt) * c.step_loads + epi_loads;
+    r.smem_store_wavefronts = ctas * double(kt) * c.step_stores + ctas * c.epilogue_stores;
+
+    // Global loads through L1: the guarded 16-byte copies (skipped lanes read nothing) and the
+    // epilogue's 4-byte reads of C, one warp request per row; the same sectors are stored.
+    sector_set sectors;
+    memo3 a_memo, b_memo, c_memo;
+    double a_sectors = 0, b_sectors = 0, c_sectors = 0;
+    for (std::int64_t bi = 0; bi < gm; ++bi)
+        for (std::int64_t t = 0; t < kt; ++t) {
+            const std::int64_t m0 = bi * cfg::bm, k0 = t * cfg::bk;
+            const key3 key{std::min<std::int64_t>(cfg::bm, s.m - m0),
+                           std::min<std::int64_t>(cfg::bk, s.k - k0), (m0 * s.k + k0) * bf16 % 32};
+            a_sectors += double(gn) * double(memoised(a_memo, key, [&] {
+                             std::int64_t n = 0;
+                             for (int w = 0; w < cfg::threads / 32; ++w)
+                                 for (int i = 0; i < 2; ++i) {
+                                     sectors.clear();
+                                     for (int l = 0; l < 32; ++l) {
+                                         const int idx = 32 * w + l + i * cfg::threads;
+                                         const std::int64_t row = m0 + a_copy_row(idx);
+                                         const std::int64_t col = k0 + a_copy_col(idx);
+                                         if (row < s.m && col < s.k)
+                                             sectors.add((row * s.k + col) * bf16, 16);
+                                     }
+                                     n += sectors.count();
+                                 }
+                             return n;
+                         }));
+        }
+    for (std::int64_t bj = 0; bj < gn; ++bj)
+        for (std::int64_t t = 0; t < kt; ++t) {
+            const std::int64_t n0 = bj * cfg::bn, k0 = t * cfg::bk;
+            const key3 key{std::min<std::int64_t>(cfg::bk, s.k - k0),
+                           std::min<std::int64_t>(cfg::bn, s.n - n0), (k0 * s.n + n0) * bf16 % 32};
+            b_sectors += double(gm) * double(memoised(b_memo, key, [&] {
+                             std::int64_t n = 0;
+                             for (int w = 0; w < cfg::threads / 32; ++w)
+                                 for (int i = 0; i < 2; ++i) {
+                                     sectors.clear();
+                                     for (int l = 0; l < 32; ++l) {
+                                         const int idx = 32 * w + l + i * cfg::threads;
+                                         const std::int64_t row = k0 + b_copy_row(idx);
+                                         const std::int64_t col = n0 + b_copy_col(idx);
+                                         if (row < s.k && col < s.n)
+                                             sectors.add((row * s.n + col) * bf16, 16);
+                                     }
+                                     n += sectors.count();
+                                 }
+                             return n;
+                         }));
+        }
+    for (std::int64_t bi = 0; bi < gm; ++bi)
+        for (std::int64_t bj = 0; bj < gn; ++bj) {
+            const std::int64_t m0 = bi * cfg::bm, n0 = bj * cfg::bn;
+            const key3 key{std::min<std::int64_t>(cfg::bm, s.m - m0),
+                           std::min<std::int64_t>(cfg::bn, s.n - n0), (m0 * s.n + n0) * bf16 % 32};
+            c_sectors += double(memoised(c_memo, key, [&] {
+                std::int64_t n = 0;
+                for (int w = 0; w < cfg::threads / 32; ++w)
+                    for (int row = 0; row < cfg::wm; ++row) {
+                        sectors.clear();
+                        for (int l = 0; l < 32; ++l) {
+                            const std::int64_t gr = m0 + warp_m0(w) + row;
+                            const std::int64_t gc = n0 + warp_n0(w) + 2 * l;
+                            if (gr < s.m && gc < s.n) sectors.add((gr * s.n + gc) * bf16, 4);
+                        }
+                        n += sectors.count();
+                    }
+                return n;
+            }));
+        }
+    r.l1_global_load_bytes = double(sector) * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = double(sector) * c_sectors;
+    // Every request misses L1 (no CTA reads a sector twice): L2 sees what L1 counts, unless two
+    // CTAs of one SM share a strip in time.
+    r.l2_requested_bytes = r.l1_global_load_bytes;
+
+    const int per_sm = tile_model::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const auto w =
+        dram_reads(s, cfg::bm, cfg::bn,
+                   launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
+    set_dram(r, s, w, mc.l2_bytes,
+             std::to_string(per_sm) + " CTAs per SM (" + std::to_string(registers) +
+                 " registers × 256 threads), CTAs start in blockIdx order");
+
+    r.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +
+                      std::to_string(gm * cfg::bm) + "·" + std::to_string(gn * cfg::bn) + "·" +
+                      std::to_string(kt * cfg::bk));
+    r.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
+    r.notes.push_back("shared loads per warp and K step: " + str(c.step_loads / 8) +
+                      " wavefronts (12 fragments × four conflict-free 32-bit loads: rows 80 and "
+                      "272 bytes apart fill all 32 banks); the epilogue's 64-bit reads of the "
+                      "staged accumulators: 2 per warp row");
+    r.notes.push_back("shared stores per warp and K step: " + str(c.step_stores / 8) +
+                      " wavefronts (A's 16-byte stores into 80-byte rows: 2 per quarter-warp "
+                      "pass; B's: 1); accumulator stores: " +
+                      str(c.epilogue_stores / 8) +
+                      " per warp (8 fragments × four 64-bit stores, 2-way conflicts in 68-float "
+                      "rows)");
+    r.notes.push_back("L1: " + str(a_sectors) + " + " + str(b_sectors) + " + " + str(c_sectors) +
+                      " sectors of A, B, C: each request's distinct sectors; rows whose byte "
+                      "offset is 16 mod 32 cost one sector more per segment");
+    return r;
+}
+
+}  // namespace tgemm::kernels::tensor_model
