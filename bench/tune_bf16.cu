@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "tensor/bf16_mma.cuh"
-#include "tensor/bf16_wgmma.cuh"
-#include "tensor/bf16_wmma.cuh"
-#include "tensor/bf16_ws.cuh"
-#include "tensor/tensor_map.hpp"
+#include "tensor/mma_launch.cuh"
+#include "tensor/tensor_rungs.hpp"
+#include "tensor/wgmma_launch.cuh"
+#include "tensor/wmma_launch.cuh"
+#include "tensor/ws_launch.cuh"
 
 namespace {
 
@@ -39,7 +39,7 @@ void check(cublasStatus_t s, const char* what) {
 #define CK(call) check((call), #call)
 
 struct problem {
-    int m, n, k;
+    int m = 0, n = 0, k = 0;
     float alpha = 0.5f, beta = 3.0f;  // the tool's values: β ≠ 0, so C is read
     __nv_bfloat16 *a = nullptr, *b = nullptr, *c0 = nullptr, *c = nullptr;
     float* flush = nullptr;
@@ -62,8 +62,7 @@ __global__ void fill_kernel(float4* p, std::size_t n) {
 }
 
 void flush_l2(const problem& p) {
-    fill_kernel<<<1024, 256, 0, p.stream>>>(reinterpret_cast<float4*>(p.flush),
-                                            p.flush_floats / 4);
+    fill_kernel<<<1024, 256, 0, p.stream>>>(reinterpret_cast<float4*>(p.flush), p.flush_floats / 4);
 }
 
 std::vector<__nv_bfloat16> random_bf16(std::size_t n, std::mt19937_64& rng) {
@@ -107,7 +106,10 @@ std::vector<float> sgemm(cublasHandle_t h, int m, int n, int k, float alpha,
 }
 
 problem make_problem(int m, int n, int k, cudaStream_t stream, cublasHandle_t blas) {
-    problem p{m, n, k};
+    problem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
     p.stream = stream;
     p.blas = blas;
     std::mt19937_64 rng(20261124u ^ (std::uint64_t(m) * 73856093u) ^ (std::uint64_t(n) << 20) ^ k);
@@ -128,8 +130,7 @@ problem make_problem(int m, int n, int k, cudaStream_t stream, cublasHandle_t bl
     CK(cublasSetMathMode(blas, CUBLAS_PEDANTIC_MATH));
     const auto c32 = to_float(hc, false);
     p.ref = sgemm(blas, m, n, k, p.alpha, to_float(ha, false), to_float(hb, false), p.beta, c32);
-    const auto sums =
-        sgemm(blas, m, n, k, 1.0f, to_float(ha, true), to_float(hb, true), 0.0f, c32);
+    const auto sums = sgemm(blas, m, n, k, 1.0f, to_float(ha, true), to_float(hb, true), 0.0f, c32);
     CK(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH));
     // The inputs are exactly representable, so the kernel's result differs from the FP32
     // reference by its accumulation error (bounded like the FP32 rungs' by a √K random walk of
@@ -139,10 +140,10 @@ problem make_problem(int m, int n, int k, cudaStream_t stream, cublasHandle_t bl
     const double factor = 8.0 * std::sqrt(double(k) + 2.0) * acc_u;
     p.tol.resize(p.ref.size());
     for (std::size_t i = 0; i < p.ref.size(); ++i)
-        p.tol[i] = float(std::ldexp(std::fabs(double(p.ref[i])), -8) +
-                         factor * (std::fabs(p.alpha) * sums[i] +
-                                   std::fabs(p.beta) * std::fabs(c32[i])) +
-                         1e-30);
+        p.tol[i] =
+            float(std::ldexp(std::fabs(double(p.ref[i])), -8) +
+                  factor * (std::fabs(p.alpha) * sums[i] + std::fabs(p.beta) * std::fabs(c32[i])) +
+                  1e-30);
     return p;
 }
 
@@ -177,122 +178,37 @@ struct candidate {
     std::function<std::function<void()>(const problem&)> prepare;
 };
 
-std::string map_check(const std::string& why) {
-    if (!why.empty()) throw std::runtime_error(why);
-    return why;
+// ---------------------------------------------------------------------------------------------
+// Each candidate launches through the same prepare_* function as its rung (tensor/*_launch.cuh).
+tgemm::tensor::problem view(const problem& p) {
+    return {p.m, p.n, p.k, p.alpha, p.beta, p.a, p.b, p.c};
 }
 
-// ---------------------------------------------------------------------------------------------
 template <class Cfg>
 candidate ws_candidate(const char* name) {
-    candidate c{name, reinterpret_cast<const void*>(&tgemm::bf16_ws::bf16_ws_kernel<Cfg>),
-                Cfg::smem_bytes, nullptr};
-    c.prepare = [](const problem& p) -> std::function<void()> {
-        using tgemm::tensor::encode_2d;
-        using tgemm::tensor::map_element;
-        CUtensorMap ma{}, mb{}, mc{};
-        map_check(encode_2d(ma, p.a, map_element::bf16, p.m, p.k, p.k, Cfg::bm, 64));
-        map_check(encode_2d(mb, p.b, map_element::bf16, p.k, p.n, p.n, 64, 64));
-        map_check(encode_2d(mc, p.c, map_element::bf16, p.m, p.n, p.n, 64, 64));
-        auto* kernel = &tgemm::bf16_ws::bf16_ws_kernel<Cfg>;
-        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                Cfg::smem_bytes));
-        cudaLaunchConfig_t lc{};
-        cudaLaunchAttribute attr[2];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = Cfg::cluster_m;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        attr[1].id = cudaLaunchAttributeClusterSchedulingPolicyPreference;
-        attr[1].val.clusterSchedulingPolicyPreference = cudaClusterSchedulingPolicyDefault;
-        if (const char* pol = std::getenv("TUNE_POLICY")) {
-            if (std::string(pol) == "spread")
-                attr[1].val.clusterSchedulingPolicyPreference = cudaClusterSchedulingPolicySpread;
-            if (std::string(pol) == "balance")
-                attr[1].val.clusterSchedulingPolicyPreference =
-                    cudaClusterSchedulingPolicyLoadBalancing;
-        }
-        lc.blockDim = dim3(Cfg::threads);
-        lc.dynamicSmemBytes = Cfg::smem_bytes;
-        lc.stream = p.stream;
-        lc.attrs = attr;
-        lc.numAttrs = 2;
-        lc.gridDim = dim3(Cfg::cluster_m);
-        int clusters = 0;
-        CK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &lc));
-        const long tiles_m = (p.m + Cfg::bm * Cfg::cluster_m - 1) / (Cfg::bm * Cfg::cluster_m);
-        const long tiles_n = (p.n + Cfg::bn - 1) / Cfg::bn;
-        const long grid = std::min<long>(clusters, tiles_m * tiles_n) * Cfg::cluster_m;
-        lc.gridDim = dim3(unsigned(grid));
-        tgemm::bf16_ws::params prm{p.m, p.n, p.k, p.alpha, p.beta, p.c};
-        // The stream-K workspace: one partial per cluster, CTA and consumer (never freed: the
-        // sweep is short-lived).
-        const std::size_t slots = std::size_t(grid) * Cfg::consumers;
-        CK(cudaMalloc(&prm.partials, slots * Cfg::partial_floats * sizeof(float)));
-        CK(cudaMalloc(&prm.flags, slots * sizeof(unsigned)));
-        CK(cudaMemset(prm.flags, 0, slots * sizeof(unsigned)));
-        return [=]() {
-            cudaLaunchConfig_t l = lc;
-            cudaLaunchAttribute at[2] = {attr[0], attr[1]};
-            l.attrs = at;
-            CK(cudaLaunchKernelEx(&l, kernel, ma, mb, mc, prm));
-        };
-    };
-    return c;
+    return {name, reinterpret_cast<const void*>(&tgemm::bf16_ws::bf16_ws_kernel<Cfg>),
+            Cfg::smem_bytes,
+            [](const problem& p) { return tgemm::tensor::prepare_ws<Cfg>(view(p), p.stream); }};
 }
 
 template <class Cfg>
 candidate wgmma_candidate(const char* name) {
-    candidate c{name, reinterpret_cast<const void*>(&tgemm::bf16_wgmma::bf16_wgmma_kernel<Cfg>),
-                Cfg::smem_bytes, nullptr};
-    c.prepare = [](const problem& p) -> std::function<void()> {
-        using tgemm::tensor::encode_2d;
-        using tgemm::tensor::map_element;
-        CUtensorMap ma{}, mb{};
-        map_check(encode_2d(ma, p.a, map_element::bf16, p.m, p.k, p.k, Cfg::bm, 64));
-        map_check(encode_2d(mb, p.b, map_element::bf16, p.k, p.n, p.n, 64, 64));
-        auto* kernel = &tgemm::bf16_wgmma::bf16_wgmma_kernel<Cfg>;
-        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                Cfg::smem_bytes));
-        const dim3 grid((p.n + Cfg::bn - 1) / Cfg::bn, (p.m + Cfg::bm - 1) / Cfg::bm);
-        tgemm::bf16_wgmma::params prm{p.m, p.n, p.k, p.alpha, p.beta, p.c};
-        const cudaStream_t s = p.stream;
-        return [=]() { kernel<<<grid, 128, Cfg::smem_bytes, s>>>(ma, mb, prm); };
-    };
-    return c;
+    return {name, reinterpret_cast<const void*>(&tgemm::bf16_wgmma::bf16_wgmma_kernel<Cfg>),
+            Cfg::smem_bytes,
+            [](const problem& p) { return tgemm::tensor::prepare_wgmma<Cfg>(view(p), p.stream); }};
 }
 
 template <class Cfg>
 candidate mma_candidate(const char* name) {
-    candidate c{name, reinterpret_cast<const void*>(&tgemm::bf16_mma::bf16_mma_kernel<Cfg>),
-                Cfg::smem_bytes, nullptr};
-    c.prepare = [](const problem& p) -> std::function<void()> {
-        auto* kernel = &tgemm::bf16_mma::bf16_mma_kernel<Cfg>;
-        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                Cfg::smem_bytes));
-        const dim3 grid((p.n + Cfg::bn - 1) / Cfg::bn, (p.m + Cfg::bm - 1) / Cfg::bm);
-        tgemm::bf16_mma::params prm{p.m, p.n, p.k, p.alpha, p.beta, p.a, p.b, p.c};
-        const cudaStream_t s = p.stream;
-        return [=]() { kernel<<<grid, Cfg::threads, Cfg::smem_bytes, s>>>(prm); };
-    };
-    return c;
+    return {name, reinterpret_cast<const void*>(&tgemm::bf16_mma::bf16_mma_kernel<Cfg>),
+            Cfg::smem_bytes,
+            [](const problem& p) { return tgemm::tensor::prepare_mma<Cfg>(view(p), p.stream); }};
 }
 
 candidate wmma_candidate() {
-    using cfg = tgemm::bf16_wmma::config;
-    candidate c{"wmma_128x128x32",
-                reinterpret_cast<const void*>(&tgemm::bf16_wmma::bf16_wmma_kernel),
-                cfg::smem_bytes, nullptr};
-    c.prepare = [](const problem& p) -> std::function<void()> {
-        auto* kernel = &tgemm::bf16_wmma::bf16_wmma_kernel;
-        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                cfg::smem_bytes));
-        const dim3 grid((p.n + cfg::bn - 1) / cfg::bn, (p.m + cfg::bm - 1) / cfg::bm);
-        tgemm::bf16_wmma::params prm{p.m, p.n, p.k, p.alpha, p.beta, p.a, p.b, p.c};
-        const cudaStream_t s = p.stream;
-        return [=]() { kernel<<<grid, cfg::threads, cfg::smem_bytes, s>>>(prm); };
-    };
-    return c;
+    return {"wmma_128x128x32", reinterpret_cast<const void*>(&tgemm::bf16_wmma::bf16_wmma_kernel),
+            tgemm::bf16_wmma::config::smem_bytes,
+            [](const problem& p) { return tgemm::tensor::prepare_wmma(view(p), p.stream); }};
 }
 
 candidate cublas_candidate() {
@@ -300,8 +216,8 @@ candidate cublas_candidate() {
     c.prepare = [](const problem& p) -> std::function<void()> {
         return [&p]() {
             CK(cublasGemmEx(p.blas, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &p.alpha, p.b,
-                            CUDA_R_16BF, p.n, p.a, CUDA_R_16BF, p.k, &p.beta, p.c, CUDA_R_16BF,
-                            p.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                            CUDA_R_16BF, p.n, p.a, CUDA_R_16BF, p.k, &p.beta, p.c, CUDA_R_16BF, p.n,
+                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
         };
     };
     return c;
@@ -314,24 +230,18 @@ using ws::raster;
 std::vector<candidate> sweep() {
     using namespace tgemm;
     std::vector<candidate> v;
-    v.push_back(ws_candidate<ws::config<128, 256, 4, 2, 1, raster::row_major, epilogue::direct,
-                                        8, 0, false, false>>("ws_128x256_s4_c1_row_direct"));
-    v.push_back(ws_candidate<ws::config<128, 256, 4, 2, 1, raster::row_major, epilogue::direct>>(
-        "ws_128x256_s4_c1_row_direct_sk"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 1, raster::row_major, epilogue::tma, 8,
-                                        0, false, false>>("ws_128x256_s3_c1_row_tma"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 1, raster::row_major, epilogue::tma>>(
-        "ws_128x256_s3_c1_row_tma_sk"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 0,
-                                        true, false>>("ws_128x256_s3_c2_grp8_tma"));
+    v.push_back(wmma_candidate());
+    v.push_back(mma_candidate<bf16_mma::config<128, 128, 4>>("mma_128x128x32_s4"));
+    v.push_back(wgmma_candidate<bf16_wgmma::config<128, 128, 4>>("wgmma_128x128_s4"));
+    v.push_back(ws_candidate<ws::config<128, 256, 4, 2, 1, raster::row_major, epilogue::direct, 8,
+                                        0, false, false>>("ws_128x256_s4_c1_row_direct"));
+    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 1, raster::row_major, epilogue::tma, 8, 0,
+                                        false, false>>("ws_128x256_s3_c1_row_tma"));
+    v.push_back(
+        ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 0, false>>(
+            "ws_128x256_s3_c2_grp8_tma_nomc"));
     v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma>>(
-        "ws_128x256_s3_c2_grp8_tma_sk"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 1>>(
-        "ws_128x256_s3_c2_grp8_tma_w1_sk"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 16>>(
-        "ws_128x256_s3_c2_grp16_tma_sk"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::row_major, epilogue::tma>>(
-        "ws_128x256_s3_c2_row_tma_sk"));
+        "ws_128x256_s3_c2_grp8_tma_mc"));
     return v;
 }
 
@@ -450,10 +360,11 @@ int main(int argc, char** argv) {
             }
             const double blas_last = median_ms(p, blas_launch, runs);
             const double blas_ms = 0.5 * (blas_first + blas_last);
-            std::printf("cublas_bf16: verify %s worst %.3g; first %.3f ms (%.1f TFLOP/s), last "
-                        "%.3f ms (%.1f TFLOP/s)\n",
-                        bv.ok ? "ok" : "BAD", bv.worst, blas_first, p.flop() / blas_first / 1e9,
-                        blas_last, p.flop() / blas_last / 1e9);
+            std::printf(
+                "cublas_bf16: verify %s worst %.3g; first %.3f ms (%.1f TFLOP/s), last "
+                "%.3f ms (%.1f TFLOP/s)\n",
+                bv.ok ? "ok" : "BAD", bv.worst, blas_first, p.flop() / blas_first / 1e9, blas_last,
+                p.flop() / blas_last / 1e9);
             std::printf("| kernel | ms | TFLOP/s | %% of cuBLAS BF16 | verified (worst/tol) |\n");
             std::printf("|---|--:|--:|--:|---|\n");
             for (const auto& r : rows)

@@ -60,10 +60,10 @@ struct rung {
     std::string params;        // tile shape and threads, in words
     // Substring of the kernel's symbol, for `ncu --kernel-name regex:`.
     std::string kernel_symbol;
-    // Launches once on ctx.stream. Must not synchronise.
-    std::function<void(const gemm_args&, const launch_context&)> launch;
-    // Optional: sets up one problem once (outside every timed or counted launch) and returns
-    // its launch. Rungs without it are bound to `launch` directly.
+    // A rung sets one of the two. `launch` launches once on ctx.stream and must not
+    // synchronise. `prepare` sets up one problem once (outside every timed or counted launch:
+    // TMA descriptors, a workspace) and returns its launch.
+    std::function<void(const gemm_args&, const launch_context&)> launch{};
     std::function<bound_launch(const gemm_args&, const launch_context&)> prepare{};
     std::function<rung_model(const shape&, const model_context&)> model;
     // Empty optional: the rung can run this shape on this device; otherwise, why not.

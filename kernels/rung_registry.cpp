@@ -8,6 +8,7 @@ namespace tgemm {
 
 bound_launch rung::bind(const gemm_args& args, const launch_context& ctx) const {
     if (prepare) return prepare(args, ctx);
+    if (!launch) TGEMM_THROW(internal, "rung '{}' has neither launch nor prepare", id);
     return [this, args, ctx] { launch(args, ctx); };
 }
 

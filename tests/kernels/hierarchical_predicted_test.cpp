@@ -65,14 +65,21 @@ TEST_P(HierarchicalPredicted, DrawsModelsOnlyAndSaysSo) {
     EXPECT_EQ(s.table.size(), rows);
     EXPECT_GT(refined, rows);  // more than DRAM alone: L2 and shared too
     for (const auto& e : s.table) EXPECT_FALSE(e.has_measured_point);
-    // The spec's roofs: FP32, DRAM and shared always, L2 where the spec publishes it; all
-    // theoretical, so all dashed. Every rung is fp32: no tensor roof.
+    // The spec's roofs: FP32, DRAM and shared always, L2 where the spec publishes it, and the
+    // tensor roof of each 16-bit type some predicted row uses (BF16: the tensor rungs and
+    // cuBLAS BF16; FP16: cuBLAS FP16); all theoretical, so all dashed.
+    std::size_t tensor_roofs = 0;
+    for (const std::string_view dtype : {"bf16", "fp16"})
+        tensor_roofs += std::any_of(a.rows.begin(), a.rows.end(),
+                                    [&](const row_analysis& r) { return r.row->dtype == dtype; })
+                            ? 1u
+                            : 0u;
+    EXPECT_EQ(tensor_roofs, 2u);
     for (const auto& r : s.roofs) {
         EXPECT_TRUE(r.dashed) << r.key;
         EXPECT_EQ(r.source, roof_source::theoretical);
-        EXPECT_EQ(r.key.find("tensor"), std::string::npos);
     }
-    EXPECT_EQ(s.roofs.size(), p.peaks.contains("l2") ? 4u : 3u);
+    EXPECT_EQ(s.roofs.size(), (p.peaks.contains("l2") ? 4u : 3u) + tensor_roofs);
     // Every roof is labelled, even with the compute-bound rungs sitting on the FP32 roof.
     EXPECT_EQ(std::count_if(s.labels.begin(), s.labels.end(),
                             [](const label& l) { return l.role == text_role::roof; }),

@@ -1,0 +1,86 @@
+#include "tensor/tensor_rung.hpp"
+
+#include <climits>
+
+#include "common.cuh"
+#include "model/levels.hpp"
+
+namespace tgemm::kernels {
+
+int cc_major(const gpu_info& gpu) {
+    try {
+        return gpu.cc.empty() ? 0 : std::stoi(gpu.cc.substr(0, gpu.cc.find('.')));
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+std::optional<std::string> tensor_can_run(const gpu_info& gpu, const shape& s, tensor_arch arch,
+                                          int tile_m) {
+    if (s.n % 8 != 0 || s.k % 8 != 0)
+        return "N = " + std::to_string(s.n) + " and K = " + std::to_string(s.k) +
+               " must be multiples of 8: rows of bf16 A, B and C must be whole 16-byte units "
+               "for TMA and the 16-byte copies";
+    if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
+        return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
+    const int major = cc_major(gpu);
+    if (arch == tensor_arch::sm80 && major < 8)
+        return "needs compute capability 8.0 or newer (bf16 mma.sync); this GPU is " + gpu.cc;
+    if (arch == tensor_arch::sm90a) {
+        if (major != 9)
+            return "needs wgmma, which only compute capability 9.0 (Hopper) has; this GPU is " +
+                   gpu.cc;
+        if (!TGEMM_HAS_SM90A)
+            return "this build has no sm_90a code (wgmma): configure with "
+                   "CMAKE_CUDA_ARCHITECTURES including 90a";
+    }
+    if (tile_m > 0) return grid_rows_exceeded(s, tile_m);
+    return std::nullopt;
+}
+
+tensor::problem tensor_problem(const gemm_args& g) {
+    return {static_cast<int>(g.size.m),
+            static_cast<int>(g.size.n),
+            static_cast<int>(g.size.k),
+            g.alpha,
+            g.beta,
+            g.a_as<__nv_bfloat16>(),
+            g.b_as<__nv_bfloat16>(),
+            g.c_as<__nv_bfloat16>()};
+}
+
+rung_model to_rung_model(const tensor_model::tensor_counts& c) {
+    rung_model m;
+    m.textbook.flops = c.textbook.flops;
+    m.textbook.global_bytes = c.textbook.global_bytes;
+    m.textbook.formula = c.textbook.formula;
+    if (c.textbook.smem_bytes > 0) m.textbook.smem_accesses = c.textbook.smem_bytes / 2.0;
+    auto& r = m.refined;
+    const auto set = [&](std::string_view key, const std::optional<double>& v) {
+        if (v) r.set(key, *v);
+    };
+    r.set(keys::tensor_flops, c.tensor_flops);
+    set(keys::ffma, c.ffma);
+    set(keys::fmul, c.fmul);
+    set(keys::fadd, c.fadd);
+    if (c.ffma && c.fmul && c.fadd) r.set(keys::flops, 2 * *c.ffma + *c.fadd + *c.fmul);
+    set(keys::smem_load_wavefronts, c.smem_load_wavefronts);
+    set(keys::smem_store_wavefronts, c.smem_store_wavefronts);
+    set(keys::smem_ldsm_wavefronts, c.ldsm_wavefronts);
+    set(keys::smem_stsm_wavefronts, c.stsm_wavefronts);
+    set(keys::smem_ldsm_bank_conflicts, c.ldsm_bank_conflicts);
+    if (c.gmma_bytes) r.set(keys::smem_gmma_wavefronts, *c.gmma_bytes / 128.0);
+    set(keys::smem_ldgsts_bytes, c.ldgsts_bytes);
+    set(keys::tma_load_bytes, c.tma_load_bytes);
+    set(keys::tma_multicast_bytes, c.tma_multicast_bytes);
+    set(keys::tma_store_bytes, c.tma_store_bytes);
+    set(keys::l1_global_load_bytes, c.l1_global_load_bytes);
+    set(keys::l1_global_store_bytes, c.l1_global_store_bytes);
+    set(keys::l2_requested_bytes, c.l2_requested_bytes);
+    r.set(keys::dram_read_bytes, c.dram_read_bytes);
+    r.set(keys::dram_write_bytes, c.dram_write_bytes);
+    r.notes = c.notes;
+    return m;
+}
+
+}  // namespace tgemm::kernels
