@@ -57,8 +57,7 @@ double per_second(double amount, double milliseconds) {
 
 // L2 runs on its own clock (the spec's l2_clock_mhz), so its roof does not follow the SM clock.
 bool scales_with_sm_clock(std::string_view key) {
-    return key == roofs::fp32 || key == roofs::smem || key == roofs::tensor_fp16 ||
-           key == roofs::tensor_bf16 || key == roofs::tensor_tf32;
+    return key == roofs::fp32 || key == roofs::smem || key.starts_with("tensor_");
 }
 
 std::vector<std::string> merge_measured_peaks(profile& p, std::span<const measured_peak> measured) {

@@ -10,6 +10,7 @@
 #include "collect/cuda_check.hpp"
 #include "collect/cuda_handles.hpp"
 #include "collect/peak_kernels.cuh"
+#include "collect/tensor_peak_kernels.cuh"
 
 namespace tgemm {
 
@@ -25,6 +26,9 @@ constexpr int l2_min_passes = 20;
 constexpr int smem_iterations = 8192;
 constexpr int fma_iterations = 8192;
 constexpr int gemm_n = 8192;
+// About 20 ms per launch at the H100's tensor rates.
+constexpr int mma_iterations = 80000;
+constexpr int wgmma_iterations = 20000;
 
 std::string size_text(double bytes) {
     if (bytes >= gib && static_cast<std::size_t>(bytes) % gib == 0)
@@ -255,6 +259,61 @@ measured_peak measure_fp32(const gpu_info& gpu, cudaStream_t stream,
     return m;
 }
 
+// Tensor cores through mma.sync.m16n8k16: independent accumulator chains per warp, operands in
+// registers, as many blocks as an SM holds.
+measured_peak measure_mma_loop(std::string_view key, bool bf16, const gpu_info& gpu,
+                               cudaStream_t stream, const peak_bench_policy& policy,
+                               const peak_progress& progress) {
+    const char* type = bf16 ? "BF16" : "FP16";
+    progress(fmt::format("tensor {} mma.sync loop", type));
+    const int blocks = peak::mma_blocks_per_sm() * gpu.sm_count;
+    const auto t =
+        time_clocked(stream, policy, blocks, [&](device_buffer& sink, clock_log& clocks) {
+            peak::launch_mma_loop(bf16, mma_iterations, blocks, sink.get(), clocks.get(), stream);
+        });
+    const double flops = double(blocks) * (peak::mma_threads / 32) * double(mma_iterations) *
+                         peak::mma_chains * peak::mma_flops;
+    auto m = make_peak(
+        key, per_second(flops, median(t.ms)), "FLOP/s",
+        fmt::format("tgemm_peak_mma: mma.sync.m16n8k16 {} with FP32 accumulate, {} independent "
+                    "accumulators per warp, {} per warp in all, operands in registers, {} blocks "
+                    "x {} threads; FLOPs = 4096 per mma per warp; {}",
+                    type, peak::mma_chains, mma_iterations * peak::mma_chains, blocks,
+                    peak::mma_threads, runs_text(policy, "launches")));
+    m.clock_mhz = t.mhz;
+    if (key != roofs::tensor_bf16 && key != roofs::tensor_fp16)
+        m.note =
+            "mma.sync, the instruction of the mma.sync and WMMA rungs; on Hopper only wgmma "
+            "reaches the tensor cores' full rate";
+    return m;
+}
+
+// Tensor cores through wgmma.m64n256k16: one accumulator chain per warpgroup, three warpgroups
+// per SM, operands in shared memory (sm_90a).
+measured_peak measure_wgmma_loop(std::string_view key, bool bf16, const gpu_info& gpu,
+                                 cudaStream_t stream, const peak_bench_policy& policy,
+                                 const peak_progress& progress) {
+    const char* type = bf16 ? "BF16" : "FP16";
+    progress(fmt::format("tensor {} wgmma loop", type));
+    const int blocks = gpu.sm_count;
+    const auto t =
+        time_clocked(stream, policy, blocks, [&](device_buffer& sink, clock_log& clocks) {
+            peak::launch_wgmma_loop(bf16, wgmma_iterations, blocks, sink.get(), clocks.get(),
+                                    stream);
+        });
+    const double flops = double(blocks) * peak::wgmma_warpgroups * double(wgmma_iterations) *
+                         peak::wgmma_per_iteration * peak::wgmma_flops;
+    auto m = make_peak(
+        key, per_second(flops, median(t.ms)), "FLOP/s",
+        fmt::format("tgemm_peak_wgmma: wgmma.m64n256k16 {} with FP32 accumulate from shared "
+                    "memory, {} warpgroups per SM, {} per warpgroup, {} blocks x {} threads; "
+                    "FLOPs = 2 x 64 x 256 x 16 per wgmma; {}",
+                    type, peak::wgmma_warpgroups, wgmma_iterations * peak::wgmma_per_iteration,
+                    blocks, peak::wgmma_threads, runs_text(policy, "launches")));
+    m.clock_mhz = t.mhz;
+    return m;
+}
+
 // Tensor cores: cuBLAS's own best kernel for an 8192³ GEMM, FP32 accumulate.
 measured_peak measure_tensor(std::string_view key, bool bf16, cudaStream_t stream,
                              const peak_bench_policy& policy, const peak_progress& progress) {
@@ -287,8 +346,9 @@ measured_peak measure_tensor(std::string_view key, bool bf16, cudaStream_t strea
                     "kernel, not an mma loop); FLOPs = 2 x {0}^3; {3}",
                     gemm_n, in_name, out_name, runs_text(policy, "GEMMs")));
     m.note =
-        "the SM clock cannot be read inside cuBLAS's kernels: the ratio is against the "
-        "theoretical at the maximum SM clock, which a tensor GEMM may not sustain";
+        "cuBLAS's own GEMM, a second line beside the tool's loops: the SM clock cannot be read "
+        "inside its kernels, so the ratio is against the theoretical at the maximum SM clock, "
+        "which a tensor GEMM may not sustain";
     return m;
 }
 
@@ -307,8 +367,18 @@ std::vector<measured_peak> measure_peaks(const local_device& device, const gpu_i
     out.push_back(measure_l2(gpu, stream.get(), policy, say));
     out.push_back(measure_smem(gpu, stream.get(), policy, say));
     out.push_back(measure_fp32(gpu, stream.get(), policy, say));
-    out.push_back(measure_tensor(roofs::tensor_bf16, true, stream.get(), policy, say));
-    out.push_back(measure_tensor(roofs::tensor_fp16, false, stream.get(), policy, say));
+    // The tensor roofs: a wgmma loop where this build and GPU have wgmma (sm_90a), else the
+    // mma.sync loop; the mma.sync loop and cuBLAS as second lines.
+    const bool wgmma = TGEMM_HAS_SM90A && gpu.cc == "9.0";
+    for (const bool bf16 : {true, false}) {
+        const auto key = bf16 ? roofs::tensor_bf16 : roofs::tensor_fp16;
+        const auto mma_key = bf16 ? roofs::tensor_bf16_mma : roofs::tensor_fp16_mma;
+        const auto cublas_key = bf16 ? roofs::tensor_bf16_cublas : roofs::tensor_fp16_cublas;
+        if (wgmma) out.push_back(measure_wgmma_loop(key, bf16, gpu, stream.get(), policy, say));
+        out.push_back(
+            measure_mma_loop(wgmma ? mma_key : key, bf16, gpu, stream.get(), policy, say));
+        out.push_back(measure_tensor(cublas_key, bf16, stream.get(), policy, say));
+    }
     TGEMM_CUDA(cudaStreamSynchronize(stream.get()));
     return out;
 }

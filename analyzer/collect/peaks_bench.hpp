@@ -22,7 +22,9 @@ struct peak_bench_policy {
 using peak_progress = std::function<void(const std::string&)>;
 
 // Runs every benchmark on `device` (whose figures are `gpu`) and returns one value per roof:
-// dram, dram_copy, l2, smem, fp32, tensor_bf16, tensor_fp16. Throws tgemm::error on a CUDA or
+// dram, dram_copy, l2, smem, fp32, the tensor roofs (tensor_bf16, tensor_fp16 from a wgmma
+// loop, or mma.sync without sm_90a) and their second lines (tensor_*_mma, tensor_*_cublas).
+// Throws tgemm::error on a CUDA or
 // cuBLAS failure.
 [[nodiscard]] std::vector<measured_peak> measure_peaks(const local_device& device,
                                                        const gpu_info& gpu,

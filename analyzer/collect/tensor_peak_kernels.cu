@@ -133,6 +133,14 @@ void check_launch(const char* what) {
 
 }  // namespace
 
+int mma_blocks_per_sm() {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, tgemm_peak_mma<true>, mma_threads,
+                                                      0) != cudaSuccess)
+        throw error(error_kind::internal, "cudaOccupancyMaxActiveBlocksPerMultiprocessor failed");
+    return blocks;
+}
+
 void launch_mma_loop(bool bf16, int iterations, int blocks, float* sink, unsigned long long* clocks,
                      cudaStream_t stream) {
     if (bf16)

@@ -19,6 +19,9 @@ inline constexpr int wgmma_threads = 128 * wgmma_warpgroups;
 inline constexpr int wgmma_per_iteration = 4;               // k16 steps of one 64-deep stage
 inline constexpr double wgmma_flops = 2.0 * 64 * 256 * 16;  // per instruction, per warpgroup
 
+// Blocks of the mma.sync loop one SM holds at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+[[nodiscard]] int mma_blocks_per_sm();
+
 // Each warp runs iterations × mma_chains mma.sync. FLOPs = blocks × (mma_threads / 32) ×
 // iterations × mma_chains × mma_flops. `clocks` as for the other clocked peak kernels.
 void launch_mma_loop(bool bf16, int iterations, int blocks, float* sink, unsigned long long* clocks,

@@ -67,8 +67,10 @@ std::map<std::string, roof, std::less<>> theoretical_roofs(const gpu_info& g) {
         const double t = g.sm_count * spec->tensor_fp16_flop_per_clk_sm * hz;
         const auto m = fmt::format("{} SMs x {:.0f} dense FLOP/clock/SM x {:.0f} MHz", g.sm_count,
                                    spec->tensor_fp16_flop_per_clk_sm, g.sm_clock_mhz);
-        r[std::string(roofs::tensor_fp16)] = make_roof(t, "FLOP/s", m);
-        r[std::string(roofs::tensor_bf16)] = make_roof(t, "FLOP/s", m);
+        for (const auto key :
+             {roofs::tensor_fp16, roofs::tensor_bf16, roofs::tensor_fp16_mma,
+              roofs::tensor_bf16_mma, roofs::tensor_fp16_cublas, roofs::tensor_bf16_cublas})
+            r[std::string(key)] = make_roof(t, "FLOP/s", m);
     }
     return r;
 }

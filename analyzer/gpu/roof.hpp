@@ -39,6 +39,12 @@ inline constexpr std::string_view smem = "smem";
 inline constexpr std::string_view tensor_fp16 = "tensor_fp16";
 inline constexpr std::string_view tensor_bf16 = "tensor_bf16";
 inline constexpr std::string_view tensor_tf32 = "tensor_tf32";
+// Second lines of the tensor roofs: the same hardware, measured through mma.sync (the path of
+// the sm_80 and mma.sync/WMMA rungs) and through cuBLAS's own best GEMM.
+inline constexpr std::string_view tensor_bf16_mma = "tensor_bf16_mma";
+inline constexpr std::string_view tensor_fp16_mma = "tensor_fp16_mma";
+inline constexpr std::string_view tensor_bf16_cublas = "tensor_bf16_cublas";
+inline constexpr std::string_view tensor_fp16_cublas = "tensor_fp16_cublas";
 }  // namespace roofs
 
 }  // namespace tgemm

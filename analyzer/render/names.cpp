@@ -18,6 +18,10 @@ std::string roof_display_name(std::string_view key) {
 }
 
 std::string roof_name(std::string_view key) {
+    if (key == roofs::tensor_bf16_mma) return "BF16 tensor (mma.sync)";
+    if (key == roofs::tensor_fp16_mma) return "FP16 tensor (mma.sync)";
+    if (key == roofs::tensor_bf16_cublas) return "BF16 tensor (cuBLAS)";
+    if (key == roofs::tensor_fp16_cublas) return "FP16 tensor (cuBLAS)";
     if (key == roofs::l2) return "L2";
     if (key == roofs::smem) return "shared";
     if (key == roofs::tensor_fp16) return "FP16 tensor";
@@ -26,6 +30,8 @@ std::string roof_name(std::string_view key) {
 }
 
 std::string roof_word(std::string_view key) {
+    if (key.starts_with("tensor_") && key.find('_', 7) != std::string_view::npos)
+        return roof_name(key);
     if (key == roofs::l2) return "L2";
     if (key == roofs::smem) return "shared-memory";
     if (key == roofs::dram_copy) return "DRAM copy";
