@@ -230,18 +230,13 @@ using ws::raster;
 std::vector<candidate> sweep() {
     using namespace tgemm;
     std::vector<candidate> v;
-    v.push_back(wmma_candidate());
-    v.push_back(mma_candidate<bf16_mma::config<128, 128, 4>>("mma_128x128x32_s4"));
-    v.push_back(wgmma_candidate<bf16_wgmma::config<128, 128, 4>>("wgmma_128x128_s4"));
-    v.push_back(ws_candidate<ws::config<128, 256, 4, 2, 1, raster::row_major, epilogue::direct, 8,
-                                        0, false, false>>("ws_128x256_s4_c1_row_direct"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 1, raster::row_major, epilogue::tma, 8, 0,
-                                        false, false>>("ws_128x256_s3_c1_row_tma"));
-    v.push_back(
-        ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 0, false>>(
-            "ws_128x256_s3_c2_grp8_tma_nomc"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma>>(
-        "ws_128x256_s3_c2_grp8_tma_mc"));
+    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 0,
+                                        true, true, false>>("ws_128x256_s3_c2_grp8_tma_mc_sk_inline_c"));
+    v.push_back(ws_candidate<tensor_rungs::cluster>("ws_128x256_s3_c2_grp8_tma_mc_sk"));
+    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 1>>(
+        "ws_128x256_s3_c2_grp8_tma_mc_sk_w1"));
+    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 1, raster::row_major, epilogue::tma, 8,
+                                        0, false, false>>("ws_128x256_s3_c1_row_tma"));
     return v;
 }
 

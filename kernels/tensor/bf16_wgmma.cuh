@@ -56,6 +56,8 @@ __global__ void __launch_bounds__(128)
     const int n0 = blockIdx.x * Cfg::bn;
     const int k_tiles = (p.k + Cfg::bk - 1) / Cfg::bk;
     if (threadIdx.x == 0) {
+        sm90::prefetch_tensor_map(&map_a);
+        sm90::prefetch_tensor_map(&map_b);
         for (int s = 0; s < Cfg::stages; ++s) sm90::mbar_init(&full[s], 1);
         sm90::fence_barrier_init();
         for (int s = 0; s < Cfg::stages && s < k_tiles; ++s)

@@ -149,10 +149,26 @@ __device__ __forceinline__ void producer(const CUtensorMap& map_a, const CUtenso
             }
             // C's tile once the first stages of this tile are on their way: it is needed only at
             // the end of the tile, and the buffer is free once the last tile's store has read it.
-            if constexpr (Cfg::epi == epilogue::tma)
+            if constexpr (Cfg::epi == epilogue::tma && !Cfg::own_c_loader)
                 if (u.owner && kt == min(u.k_begin + Cfg::stages, u.k_end) - 1)
                     load_c_tile<Cfg>(map_c, p, s, c_phase, m0, n0);
         }
+    }
+}
+
+// Loads the C tile of every tile this CTA finishes, each as soon as the last store has freed
+// the buffer: waiting here does not hold up the A/B copies.
+template <class Cfg>
+__device__ __forceinline__ void c_loader(const CUtensorMap& map_c, const params& p,
+                                         const shared_state<Cfg>& s) {
+    const tile_walk w = make_walk<Cfg>(p);
+    std::uint32_t c_phase = 0;
+    for (int i = 0; i < w.schedule.units(w.cluster); ++i) {
+        const tensor::work_unit u = w.schedule.unit(w.cluster, i);
+        if (!u.owner) continue;
+        int m0 = 0, n0 = 0;
+        tile_origin<Cfg>(w, u.tile, m0, n0);
+        load_c_tile<Cfg>(map_c, p, s, c_phase, m0, n0);
     }
 }
 
@@ -387,6 +403,9 @@ __global__ void __launch_bounds__(Cfg::threads, 1)
     const shared_state<Cfg> s(reinterpret_cast<std::uint8_t*>(
         (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t(1023)));
     if (threadIdx.x == 0) {
+        sm90::prefetch_tensor_map(&map_a);
+        sm90::prefetch_tensor_map(&map_b);
+        if constexpr (Cfg::epi == epilogue::tma) sm90::prefetch_tensor_map(&map_c);
         for (int i = 0; i < Cfg::stages; ++i) {
             sm90::mbar_init(&s.full[i], 1);
             sm90::mbar_init(&s.empty[i], Cfg::consumers * Cfg::b_loaders);
@@ -405,8 +424,10 @@ __global__ void __launch_bounds__(Cfg::threads, 1)
     if (warpgroup == 0) {
         sm90::setmaxnreg_dec<Cfg::producer_registers>();
         if (threadIdx.x == 0) producer<Cfg>(map_a, map_b, map_c, p, s);
-        if constexpr (Cfg::epi == epilogue::tma)
+        if constexpr (Cfg::epi == epilogue::tma) {
             if (threadIdx.x == 32) storer<Cfg>(map_c, p, s);
+            if (Cfg::own_c_loader && threadIdx.x == 64) c_loader<Cfg>(map_c, p, s);
+        }
     } else {
         sm90::setmaxnreg_inc<Cfg::consumer_registers>();
         consumer<Cfg>(p, s, warpgroup - 1);

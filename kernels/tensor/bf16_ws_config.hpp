@@ -19,7 +19,8 @@ using tensor::raster;
 enum class epilogue { direct, tma };
 
 template <int BM, int BN, int Stages, int Consumers, int ClusterM, raster Raster, epilogue Epi,
-          int GroupM = 8, int WaitDepth = 0, bool Multicast = true, bool StreamK = true>
+          int GroupM = 8, int WaitDepth = 0, bool Multicast = true, bool StreamK = true,
+          bool OwnCLoader = true>
 struct config {
     static constexpr int bm = BM;
     static constexpr int bn = BN;
@@ -43,6 +44,10 @@ struct config {
     static constexpr int b_loaders = multicast ? ClusterM : 1;
     // Split the last, partial wave of tiles along K (kernels/tensor/ws_schedule.hpp).
     static constexpr bool stream_k = StreamK;
+    // The TMA epilogue's C tile is loaded by a thread of its own (thread 64), which may wait for
+    // the last store to free the buffer without holding up the A/B copies; else the A/B producer
+    // loads it between its copies (the tuning sweep's control).
+    static constexpr bool own_c_loader = OwnCLoader;
     // Floats of one consumer's partial sums in the stream-K workspace.
     static constexpr int partial_floats = 128 * (BN / 2);
 

@@ -96,6 +96,15 @@ __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, std::uint32_t pari
 // kernel parameter) and shared memory. Coordinates are {inner (contiguous), outer}; elements
 // outside the tensor read as zero and are not written.
 
+// Fetches a tensor map (a __grid_constant__ kernel parameter) into the TMA unit's descriptor
+// cache ahead of its first copy.
+__device__ __forceinline__ void prefetch_tensor_map(const void* tmap) {
+#if TGEMM_SM90
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(tmap))
+                 : "memory");
+#endif
+}
+
 __device__ __forceinline__ void tma_load_2d(void* dst, const void* tmap, std::uint64_t* bar,
                                             int inner, int outer) {
 #if TGEMM_SM90
