@@ -132,9 +132,11 @@ workspace::workspace(const shape& s, operand_types types_, float alpha_, float b
     upload(b, hb, types.ab);
     upload(c0, hc, types.c);
     if (l2_bytes > 0) {
-        // cudaMalloc returns 256-byte aligned memory; a multiple of 32 floats keeps whole lines.
-        const auto floats = static_cast<std::size_t>(3 * l2_bytes / sizeof(float));
+        // 4× the L2 (collect/l2_flush.hpp). cudaMalloc returns 256-byte aligned memory; a
+        // multiple of 32 floats keeps whole lines. Zeroed once, long before any counted launch.
+        const auto floats = static_cast<std::size_t>(4 * l2_bytes / sizeof(float));
         flush = device_buffer((floats + 31) / 32 * 32);
+        TGEMM_CUDA(cudaMemset(flush.raw(), 0, flush.bytes()));
     }
     if (!cublas) return;
 

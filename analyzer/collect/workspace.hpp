@@ -26,13 +26,13 @@ struct workspace {
     device_buffer a, b, c0, c;     // elements of types.ab (A, B) and types.c (C)
     std::vector<float> reference;  // αAB + βC in pedantic FP32 on the inputs as stored
     std::vector<float> tolerance;  // per-element bound on |got − reference|
-    device_buffer flush;           // 3× L2 of scratch for flush_l2
+    device_buffer flush;           // 4× L2 of scratch for flush_l2
 
     // The arguments a rung launches on.
     [[nodiscard]] gemm_args args() const;
     // Puts the original C back (β ≠ 0 makes each launch consume its input).
     void restore_c() const;
-    // Leaves L2 empty of valid lines (see collect/l2_flush.hpp).
+    // Leaves L2 clean and empty of A, B and C (see collect/l2_flush.hpp).
     void flush_l2() const;
     // The working C, converted to float.
     [[nodiscard]] std::vector<float> download_c() const;
