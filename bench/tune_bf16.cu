@@ -185,10 +185,11 @@ tgemm::tensor::problem view(const problem& p) {
 }
 
 template <class Cfg>
-candidate ws_candidate(const char* name) {
+candidate ws_candidate(const char* name, bool balance = true) {
     return {name, reinterpret_cast<const void*>(&tgemm::bf16_ws::bf16_ws_kernel<Cfg>),
-            Cfg::smem_bytes,
-            [](const problem& p) { return tgemm::tensor::prepare_ws<Cfg>(view(p), p.stream); }};
+            Cfg::smem_bytes, [balance](const problem& p) {
+                return tgemm::tensor::prepare_ws<Cfg>(view(p), p.stream, balance);
+            }};
 }
 
 template <class Cfg>
@@ -230,13 +231,10 @@ using ws::raster;
 std::vector<candidate> sweep() {
     using namespace tgemm;
     std::vector<candidate> v;
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 0,
-                                        true, true, false>>("ws_128x256_s3_c2_grp8_tma_mc_sk_inline_c"));
-    v.push_back(ws_candidate<tensor_rungs::cluster>("ws_128x256_s3_c2_grp8_tma_mc_sk"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 2, raster::grouped, epilogue::tma, 8, 1>>(
-        "ws_128x256_s3_c2_grp8_tma_mc_sk_w1"));
-    v.push_back(ws_candidate<ws::config<128, 256, 3, 2, 1, raster::row_major, epilogue::tma, 8,
-                                        0, false, false>>("ws_128x256_s3_c1_row_tma"));
+    v.push_back(ws_candidate<tensor_rungs::cluster>("rung17_every_resident_cluster", false));
+    v.push_back(ws_candidate<tensor_rungs::cluster>("rung17_balanced_grid"));
+    v.push_back(ws_candidate<tensor_rungs::ws>("rung16_every_resident_cluster", false));
+    v.push_back(ws_candidate<tensor_rungs::ws>("rung16_balanced_grid"));
     return v;
 }
 

@@ -89,7 +89,8 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
     const std::int64_t tiles_n = ceil_div(s.n, bn);
     const std::int64_t kt = ceil_div(s.k, Cfg::bk);
     const int tiles = static_cast<int>(tiles_m * tiles_n);
-    const int clusters = std::min(ws_resident_clusters(mc.sm_count, cm), tiles);
+    const int clusters = tensor::grid_clusters(ws_resident_clusters(mc.sm_count, cm), tiles,
+                                               static_cast<int>(kt), Cfg::stream_k);
     const auto sched =
         tensor::ws_schedule::make(clusters, tiles, static_cast<int>(kt), Cfg::stream_k);
 
@@ -199,10 +200,11 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
     r.dram_write_bytes = dram_write_bytes(s, mc.l2_bytes);
 
     r.notes.push_back(
-        "grid: " + std::to_string(clusters) + " clusters of " + std::to_string(cm) + " (min(" +
-        std::to_string(ws_resident_clusters(mc.sm_count, cm)) + " resident, " +
+        "grid: " + std::to_string(clusters) + " clusters of " + std::to_string(cm) + " (of " +
+        std::to_string(ws_resident_clusters(mc.sm_count, cm)) + " resident, for " +
         std::to_string(tiles) + " tiles of " + std::to_string(bm * cm) + "×" + std::to_string(bn) +
-        ")), " + std::to_string(kt) + " k-tiles of 64; " +
+        ": the fewest that finish in as many waves, tensor::grid_clusters), " + std::to_string(kt) +
+        " k-tiles of 64; " +
         (sched.sk_share > 0 ? std::to_string(sched.dp_tiles) + " whole tiles, " +
                                   std::to_string(tiles - sched.dp_tiles) + " split by stream-K, " +
                                   std::to_string(sched.sk_share) + " k-iterations per cluster"

@@ -37,18 +37,24 @@ int resident_clusters(cudaStream_t stream) {
     return clusters;
 }
 
-// The persistent kernel: as many clusters as are resident (at most one per tile), and, for the
+// The persistent kernel: the clusters of grid_clusters (ws_schedule.hpp), and, for the
 // stream-K tail, a workspace of one partial tile per cluster, CTA and consumer, owned by the
 // returned launch.
+// `balance`: the grid of grid_clusters (the rungs); false: every resident cluster (the tuning
+// sweep's control).
 template <class Cfg>
-prepared prepare_ws(const problem& p, cudaStream_t stream) {
+prepared prepare_ws(const problem& p, cudaStream_t stream, bool balance = true) {
     CUtensorMap ma{}, mb{}, mc{};
     check_map(encode_2d(ma, p.a, map_element::bf16, p.m, p.k, p.k, Cfg::bm, 64));
     check_map(encode_2d(mb, p.b, map_element::bf16, p.k, p.n, p.n, 64, 64));
     check_map(encode_2d(mc, p.c, map_element::bf16, p.m, p.n, p.n, 64, 64));
     const long tiles_m = (p.m + Cfg::bm * Cfg::cluster_m - 1) / (Cfg::bm * Cfg::cluster_m);
     const long tiles_n = (p.n + Cfg::bn - 1) / Cfg::bn;
-    const long clusters = std::min<long>(resident_clusters<Cfg>(stream), tiles_m * tiles_n);
+    const int k_tiles = (p.k + Cfg::bk - 1) / Cfg::bk;
+    const long clusters =
+        balance ? grid_clusters(resident_clusters<Cfg>(stream), static_cast<int>(tiles_m * tiles_n),
+                                k_tiles, Cfg::stream_k)
+                : std::min<long>(resident_clusters<Cfg>(stream), tiles_m * tiles_n);
     const unsigned grid = static_cast<unsigned>(clusters * Cfg::cluster_m);
     bf16_ws::params prm{p.m, p.n, p.k, p.alpha, p.beta, p.c};
     std::shared_ptr<device_scratch> partials, flags;

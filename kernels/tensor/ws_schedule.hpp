@@ -30,8 +30,8 @@ struct tile_coord {
 
 // Row-major, or in groups of `group_m` rows of tiles walked column by column: the CTAs resident
 // together then share a few strips of A and of B, which stay in L2 while they march along K.
-[[nodiscard]] TGEMM_HD inline tile_coord tile_at(raster order, int group_m, int tiles_m, int tiles_n,
-                                                 int t) {
+[[nodiscard]] TGEMM_HD inline tile_coord tile_at(raster order, int group_m, int tiles_m,
+                                                 int tiles_n, int t) {
     tile_coord c;
     if (order == raster::grouped) {
         const int span = group_m * tiles_n;
@@ -56,6 +56,14 @@ struct work_unit {
     int contributors_first = 0;
     int contributors_last = 0;
 };
+
+// The clusters a persistent launch uses: at most one per tile and no more than are resident;
+// and, when the tiles come in whole waves only (no stream-K tail: see ws_schedule::make), no
+// more than the fewest that still finish in the same number of waves. 256 tiles on 66 resident
+// clusters take 4 waves either way; on 64 clusters they take 4 exact waves, and 2 SMs' power
+// goes to the clocks of the others (measured on the H100: docs/tuning-bf16.md).
+[[nodiscard]] TGEMM_HD inline int grid_clusters(int resident, int tiles, int k_tiles,
+                                                bool stream_k);
 
 struct ws_schedule {
     int clusters = 1;  // P
@@ -85,9 +93,7 @@ struct ws_schedule {
         return s;
     }
 
-    [[nodiscard]] TGEMM_HD int tail_iterations() const {
-        return (tiles - dp_tiles) * k_tiles;
-    }
+    [[nodiscard]] TGEMM_HD int tail_iterations() const { return (tiles - dp_tiles) * k_tiles; }
     [[nodiscard]] TGEMM_HD int dp_count(int c) const {
         return c < dp_tiles ? (dp_tiles - c + clusters - 1) / clusters : 0;
     }
@@ -127,6 +133,14 @@ struct ws_schedule {
   private:
     [[nodiscard]] TGEMM_HD static int min_int(int a, int b) { return a < b ? a : b; }
 };
+
+TGEMM_HD inline int grid_clusters(int resident, int tiles, int k_tiles, bool stream_k) {
+    const int clusters = resident < tiles ? resident : tiles;
+    if (clusters < 1) return 1;
+    if (ws_schedule::make(clusters, tiles, k_tiles, stream_k).sk_share > 0) return clusters;
+    const int waves = (tiles + clusters - 1) / clusters;
+    return (tiles + waves - 1) / waves;
+}
 
 }  // namespace tgemm::tensor
 

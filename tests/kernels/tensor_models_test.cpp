@@ -181,17 +181,23 @@ TEST(TensorModels, TmaEpilogueComputesPaddedTiles) {
 }
 
 TEST(TensorModels, PersistentDramWavesAt4096) {
-    // Rung 16: 512 tiles of 128×256 row-major over 132 clusters, 4 waves of 132 tiles (8.25 rows
-    // of 16): A 9 + 9 + 9 + 8 = 35 strips of 1 MiB, B 4 × 16 strips of 2 MiB, C 32 MiB.
+    // Rung 16: 512 tiles of 128×256 row-major; 132 clusters are resident, but 512 tiles take 4
+    // waves on 132 as on 128, so the grid is 128 (tensor::grid_clusters): 4 waves of 128 tiles
+    // (8 rows of 16): A 4 × 8 = 32 strips of 1 MiB, B 4 × 16 strips of 2 MiB, C 32 MiB.
     EXPECT_DOUBLE_EQ(model_bf16_ws({4096, 4096, 4096}, h100()).dram_read_bytes,
-                     (35 + 128 + 32) * mib);
-    // Rung 17: 16 × 16 cluster tiles in groups of 8 rows walked column by column, 66 at a time.
-    // Wave 0 (walk steps 0-65): rows 0-7, columns 0-8; wave 1 (66-131): rows 0-7 columns 8-15
-    // and rows 8-11 column 0; wave 2 (132-197): rows 8-15, columns 0-8; wave 3 (198-255): rows
-    // 8-15, columns 8-15. A: 8 + 12 + 8 + 8 cluster strips of 2 MiB = 72 MiB; B: 9 + 9 + 9 + 8
-    // strips of 2 MiB = 70 MiB; C 32 MiB.
+                     (32 + 128 + 32) * mib);
+    // Rung 17: 16 × 16 cluster tiles in groups of 8 rows walked column by column, on 64 of the
+    // 66 resident clusters (4 waves either way). Wave 0 (walk steps 0-63): rows 0-7, columns 0-7;
+    // wave 1: rows 0-7, columns 8-15; wave 2: rows 8-15, columns 0-7; wave 3: rows 8-15,
+    // columns 8-15. A: 4 × 8 cluster strips of 2 MiB = 64 MiB; B: 4 × 8 strips of 2 MiB = 64 MiB;
+    // C 32 MiB.
     EXPECT_DOUBLE_EQ(model_bf16_cluster({4096, 4096, 4096}, h100()).dram_read_bytes,
-                     (72 + 70 + 32) * mib);
+                     (64 + 64 + 32) * mib);
+    // The grid rule itself: whole waves shrink the grid, a stream-K tail keeps every cluster.
+    EXPECT_EQ(tensor::grid_clusters(132, 512, 64, false), 128);
+    EXPECT_EQ(tensor::grid_clusters(66, 256, 64, true), 64);    // tail 58 of 66: not split
+    EXPECT_EQ(tensor::grid_clusters(66, 1024, 128, true), 66);  // tail 34 of 66: stream-K
+    EXPECT_EQ(tensor::grid_clusters(66, 16, 64, true), 16);     // fewer tiles than clusters
 }
 
 TEST(TensorModels, StreamKFaddFromTheSchedule) {
