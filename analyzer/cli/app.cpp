@@ -47,6 +47,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "at 8192)")
         ->capture_default_str()
         ->each([main_opts](const std::string&) { main_opts->sizes_given = true; });
+    app.add_option("--tensor-sizes", main_opts->tensor_sizes,
+                   "more sizes for the tensor-core rungs only: added by default; with --sizes, "
+                   "only when given")
+        ->capture_default_str()
+        ->each([main_opts](const std::string&) { main_opts->tensor_sizes_given = true; });
     app.add_option("--out", main_opts->out, "output folder (default reports/<gpu>/)");
     app.add_option("--profile", main_opts->profile, "profile path (default profiles/<gpu>.json)");
     app.add_flag("--offline", main_opts->offline, "never measure; render stored or predicted data");

@@ -1,12 +1,12 @@
 // The default command: measure when this machine has the requested GPU, otherwise render the
 // stored profile, otherwise the predicted roofline.
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/profile_source.hpp"
 #include "cli/progress_bar.hpp"
+#include "cli/size_plan.hpp"
 #include "collect/device.hpp"
 #include "collect/measure.hpp"
 #include "core/atomic_file.hpp"
@@ -93,14 +93,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
 int run_main_job(const main_options& o, const std::string& command_line, std::ostream& out,
                  std::ostream& err) {
     // Validate everything the user typed before touching the GPU or the disk.
-    auto shapes = parse_shapes(o.sizes);
-    std::vector<shape> tensor_only;
-    if (!o.sizes_given)
-        for (const auto& s : parse_shapes(o.tensor_sizes))
-            if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) {
-                shapes.push_back(s);
-                tensor_only.push_back(s);
-            }
+    const auto [shapes, tensor_only] = plan_sizes(o);
     const auto rungs = rung_registry::get().select(o.kernels);
     const auto t = resolve_target(o.gpu, err);
     const fs::path profile_path =

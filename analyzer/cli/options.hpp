@@ -7,12 +7,13 @@ namespace tgemm::cli {
 struct main_options {
     std::string gpu = "auto";
     std::string kernels = "all";
-    // Every rung at these sizes; without --sizes the tensor-core rungs also run
-    // tensor_sizes (the FP32 ladder at 8192³ would take minutes under its instrumented
-    // counters).
+    // Every rung at these sizes, and the tensor-core rungs also at tensor_sizes (the FP32
+    // ladder at 8192³ would take minutes under its instrumented counters): by default, or when
+    // --tensor-sizes is given; --sizes alone measures just its sizes.
     std::string sizes = "1024,2048,4096,4096x2048x1024";
     std::string tensor_sizes = "8192";
     bool sizes_given = false;
+    bool tensor_sizes_given = false;
     std::string out;      // default reports/<gpu>/
     std::string profile;  // default profiles/<gpu>.json
     bool offline = false;
