@@ -127,6 +127,10 @@ TEST_F(tensor_rows, hierarchical_roofline_draws_the_fp32_and_both_tensor_roofs) 
 
 TEST_F(tensor_rows, hierarchical_table_names_the_tensor_bound) {
     const auto s = layout_hierarchical_roofline(m_analysis, cairo_options());
+    const std::string_view rule = "compute roof: FP32, or the tensor roof of the rung's input type";
+    EXPECT_TRUE(has_label(s.labels, rule));
+    const auto fp32_only = test::synthetic_profile();
+    EXPECT_FALSE(has_label(layout_hierarchical_roofline(analyze(fp32_only)).labels, rule));
     // With the DRAM roof alone, every tensor row's DRAM AI allows more than 1.07 PFLOP/s.
     for (const auto& e : s.table) {
         const auto* r = m_analysis.find(e.rung, big);
@@ -249,6 +253,12 @@ TEST_F(tensor_rows, report_tables_compare_the_tensor_counters) {
     EXPECT_NE(cluster.find("| FLOPs | — | 50.3 M | 50.3 M |"), std::string::npos) << cluster;
     // FP32 rows have no tensor counters: their tables do not list them.
     EXPECT_EQ(section("### smem_tiling at 4096³").find("TMA"), std::string::npos);
+    // How it was measured says what changes for tensor rows; so does the benchmark table.
+    EXPECT_NE(md.find("- Tensor rows (BF16, FP16 inputs): executed FLOPs add the tensor-core "
+                      "FLOPs"),
+              std::string::npos);
+    EXPECT_NE(benchmark_table(m_analysis).find("% of cuBLAS of the row's input type"),
+              std::string::npos);
     // The hierarchy table closes each tensor rung with its own compute roof.
     EXPECT_NE(md.find("| bf16_mma | BF16 tensor compute |"), std::string::npos);
     EXPECT_NE(md.find("| naive | FP32 compute |"), std::string::npos);
