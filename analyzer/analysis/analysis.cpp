@@ -20,18 +20,30 @@ std::optional<double> sum_if_both(std::optional<double> a, std::optional<double>
     return *a + *b;
 }
 
-// The levels the report compares, in hierarchy order.
+// The levels the report compares, in hierarchy order. The tensor-core counters come after the
+// FP32 ones at each level; a row has a level only where a model or a counter gives it, so the
+// FP32 rungs' tables do not list them.
 constexpr std::string_view compared_levels[] = {
     keys::flops,
+    keys::tensor_flops,
     keys::dram_bytes,
     keys::dram_read_bytes,
     keys::dram_write_bytes,
     keys::l2_bytes,
+    keys::l2_requested_bytes,
+    keys::l2_coalesced_bytes,
     keys::l1_global_load_bytes,
     keys::l1_global_store_bytes,
     keys::smem_load_wavefronts,
     keys::smem_store_wavefronts,
     keys::smem_load_bank_conflicts,
+    keys::smem_ldsm_wavefronts,
+    keys::smem_ldsm_bank_conflicts,
+    keys::smem_stsm_wavefronts,
+    keys::smem_gmma_wavefronts,
+    keys::tma_load_bytes,
+    keys::tma_multicast_bytes,
+    keys::tma_store_bytes,
 };
 
 // Shared-memory traffic as the bandwidth roof sees it: every wavefront occupies the 128 B/clk
@@ -133,6 +145,10 @@ std::string reference_kernel(std::string_view dtype) {
     return "cublas_" + std::string(dtype);
 }
 
+bool is_reference_kernel(std::string_view kernel) {
+    return kernel == "cublas" || kernel.starts_with("cublas_");
+}
+
 const level_point* row_analysis::level(std::string_view roof_key) const {
     for (const auto& p : hierarchy)
         if (p.roof_key == roof_key) return &p;
@@ -140,8 +156,15 @@ const level_point* row_analysis::level(std::string_view roof_key) const {
 }
 
 std::optional<shape> analysis::focus_size() const {
+    // Rows per size first: a size only one ladder was measured at (8192³ for the tensor rungs)
+    // would leave the other ladder out of every single-size plot.
+    const auto rows_at = [&](const shape& s) {
+        return std::count_if(rows.begin(), rows.end(),
+                             [&](const row_analysis& r) { return r.row->size == s; });
+    };
     std::optional<shape> best;
-    const auto better = [](const shape& a, const shape& b) {
+    const auto better = [&](const shape& a, const shape& b) {
+        if (const auto na = rows_at(a), nb = rows_at(b); na != nb) return na > nb;
         const bool sa = a.m == a.n && a.n == a.k;
         const bool sb = b.m == b.n && b.n == b.k;
         if (sa != sb) return sa;
@@ -199,8 +222,11 @@ analysis analyze(const profile& p) {
         r.dram_bytes =
             sum_if_both(m.counter(keys::dram_read_bytes), m.counter(keys::dram_write_bytes));
         r.ai_textbook = m.model.textbook.ai();
+        // The row's own compute roof: a tensor rung's textbook point sits under the tensor roof.
+        const double peak =
+            r.compute_roof == roofs::fp32 ? a.fp32_peak : p.peaks.at(r.compute_roof).theoretical;
         if (r.ai_textbook > 0)
-            r.attainable_textbook = attainable_flops(r.ai_textbook, a.fp32_peak, a.dram_peak);
+            r.attainable_textbook = attainable_flops(r.ai_textbook, peak, a.dram_peak);
         if (m.time && r.executed_flops && m.time->median_ms > 0)
             r.achieved_flops_per_s = *r.executed_flops / (m.time->median_ms * 1e-3);
         const auto refined_dram = sum_if_both(m.model.refined.get(keys::dram_read_bytes),
@@ -211,8 +237,6 @@ analysis analyze(const profile& p) {
         r.ai_measured =
             ratio(executed(m.counter(keys::flops), m.counter(keys::tensor_flops)), r.dram_bytes);
         const auto ai = r.ai_measured ? r.ai_measured : r.ai_refined;
-        const double peak =
-            r.compute_roof == roofs::fp32 ? a.fp32_peak : p.peaks.at(r.compute_roof).theoretical;
         if (ai) {
             r.attainable = attainable_flops(*ai, peak, a.dram_peak);
             r.bound = memory_bound(*ai, peak, a.dram_peak)
@@ -225,7 +249,11 @@ analysis analyze(const profile& p) {
             lc.key = std::string(key);
             lc.refined = m.model.refined.get(key);
             lc.measured = m.counter(key);
-            if (key == keys::flops) lc.textbook = m.model.textbook.flops;
+            // The seed's 2MNK + 2MN goes with the FLOPs the row's compute roof counts: FP32, or
+            // for a tensor rung its tensor FLOPs (its FP32 FLOPs are the epilogue's).
+            const bool tensor_rung = compute_roof_key(m.dtype) != roofs::fp32;
+            if (key == (tensor_rung ? keys::tensor_flops : keys::flops))
+                lc.textbook = m.model.textbook.flops;
             // The seeds count element loads per output (17 / 11 / 9, 2K for naive): that is
             // what L1 sees before coalescing and broadcast merge requests into sectors.
             if (key == keys::l1_global_load_bytes && m.model.textbook.loads_per_output)

@@ -79,7 +79,7 @@ struct analysis {
 
     [[nodiscard]] const row_analysis* find(std::string_view kernel, const shape& s) const;
     // The size the single-size plots show (hierarchical roofline, bytes per level, TFLOP/s):
-    // the largest square size with rows, else the size with the most FLOPs.
+    // of the sizes with the most rows, the largest square one, else the one with the most FLOPs.
     [[nodiscard]] std::optional<shape> focus_size() const;
 };
 
@@ -89,6 +89,8 @@ struct analysis {
 [[nodiscard]] std::string_view compute_roof_key(std::string_view dtype);
 // The cuBLAS reference row for rows of `dtype`: "cublas" (FP32), "cublas_bf16", "cublas_fp16".
 [[nodiscard]] std::string reference_kernel(std::string_view dtype);
+// Whether `kernel` is a cuBLAS reference row ("cublas", "cublas_bf16", ...), not a rung.
+[[nodiscard]] bool is_reference_kernel(std::string_view kernel);
 
 // Bytes-per-FLOP helpers shared by the analysis and its tests.
 inline constexpr double smem_wavefront_bytes = 128.0;  // 32 banks × 4 B per wavefront

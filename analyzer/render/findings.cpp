@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/strings.hpp"
@@ -11,6 +12,7 @@
 #include "render/format.hpp"
 #include "render/gap_causes.hpp"
 #include "render/names.hpp"
+#include "render/tensor_steps.hpp"
 
 namespace tgemm::render {
 
@@ -50,9 +52,31 @@ std::optional<double> fma_count(const row_analysis& r) {
     return std::nullopt;
 }
 
+bool tensor_rung(const row_analysis& r) {
+    return compute_roof_key(r.row->dtype) != roofs::fp32;
+}
+
+// A tensor rung's FFMAs are its epilogue's, so no per-FMA figure: "16.8 MB of L1 global load
+// traffic; 3.15 M wgmma operand wavefronts; 268.4 MB of TMA loads".
+std::string inside_the_sm_tensor(const row_analysis& r) {
+    const auto& m = *r.row;
+    std::vector<std::string> parts;
+    if (const auto l1 = m.counter(keys::l1_global_load_bytes); l1 && *l1 > 0)
+        parts.push_back(format_si(*l1, "B") + " of L1 global load traffic");
+    const double lsu = m.counter(keys::smem_load_wavefronts).value_or(0) +
+                       m.counter(keys::smem_store_wavefronts).value_or(0);
+    if (lsu > 0) parts.push_back(format_count(lsu, "shared wavefronts (load + store)"));
+    if (const auto g = m.counter(keys::smem_gmma_wavefronts); g && *g > 0)
+        parts.push_back(format_count(*g, "wgmma operand wavefronts"));
+    if (const auto t = m.counter(keys::tma_load_bytes); t && *t > 0)
+        parts.push_back(format_si(*t, "B") + " of TMA loads");
+    return join(parts, "; ");
+}
+
 // "35.5 GB of L1 global load traffic, 33.1 B per FMA; 1.21 G shared wavefronts (load +
 // store), 2.00 per warp-wide FFMA": the traffic that stays inside the SM.
 std::string inside_the_sm(const row_analysis& r) {
+    if (tensor_rung(r)) return inside_the_sm_tensor(r);
     const auto fma = fma_count(r);
     std::vector<std::string> parts;
     if (const auto l1 = r.row->counter(keys::l1_global_load_bytes); l1 && fma && *l1 > 0)
@@ -70,17 +94,21 @@ std::string inside_the_sm(const row_analysis& r) {
 
 // The roofs the bound was taken over: the compute roof and every level with an attainable.
 std::vector<std::string> roofs_checked(const row_analysis& r) {
-    std::vector<std::string> out = {roof_word(roofs::fp32)};
+    std::vector<std::string> out = {roof_word(r.compute_roof)};
     for (const auto& p : r.hierarchy)
         if (p.attainable) out.push_back(roof_word(p.roof_key));
     return out;
 }
 
-std::optional<std::string> bound_line(const row_analysis& r) {
+std::optional<std::string> bound_line(const analysis& a, const row_analysis& r) {
     if (r.bound_roof.empty() || !r.bound_attainable || !r.achieved_flops_per_s) return std::nullopt;
     bound_inputs in;
     in.roof = roof_word(r.bound_roof);
-    in.compute = r.bound_roof == roofs::fp32;
+    in.compute = r.bound_roof == r.compute_roof;
+    if (r.compute_roof != roofs::fp32) {
+        in.tensor_roof = roof_word(r.compute_roof);
+        in.tensor_roof_value = a.roof_value(r.compute_roof).value_or(0);
+    }
     in.attainable = *r.bound_attainable;
     in.achieved = *r.achieved_flops_per_s;
     if (const auto* p = r.level(r.bound_roof); p && !in.compute) {
@@ -126,7 +154,7 @@ struct gap {
 
 std::string gap_value(const gap& g, double v) {
     if (g.key.ends_with("_bytes")) return format_si(v, "B");
-    if (g.key == keys::flops) return format_count(v, "FLOP");
+    if (g.key == keys::flops || g.key == keys::tensor_flops) return format_count(v, "FLOP");
     return format_count(v, "wavefronts");
 }
 
@@ -203,13 +231,16 @@ std::vector<cause> causes_of(const std::vector<const row_analysis*>& rows, const
         if (sentence) out.push_back({tier, log_distance(ratio), std::move(group), *sentence});
     };
     const auto& m = *r.row;
+    // The compulsory A + B + C and the element accesses × 4 B below count FP32 operands; a
+    // tensor rung's C may have another type than A and B, so those rules stay FP32-only.
+    const bool fp32 = !tensor_rung(r);
     // Where the refined DRAM count is the textbook's (cuBLAS: compulsory traffic), the
     // refined-model miss below says it all.
     if (const auto* d = level(r, keys::dram_bytes);
         d && d->measured && d->textbook && !(d->refined && *d->refined == *d->textbook))
         add(1, *d->textbook_ratio(), "dram",
-            dram_against_textbook(*d->measured, *d->textbook, l2_spill(rows, r)));
-    if (const auto w = m.counter(keys::dram_write_bytes)) {
+            dram_against_textbook(*d->measured, *d->textbook, fp32 ? l2_spill(rows, r) : ""));
+    if (const auto w = m.counter(keys::dram_write_bytes); w && fp32) {
         const double c = model::compulsory_write_bytes(m.size);
         if (c > 0) add(1, *w / c, "dram_write", dram_writes(*w, c, m.size));
     }
@@ -224,7 +255,7 @@ std::vector<cause> causes_of(const std::vector<const row_analysis*>& rows, const
     const auto conflicts = m.counter(keys::smem_load_bank_conflicts);
     if (wf && conflicts && *wf > *conflicts)
         add(1, *wf / (*wf - *conflicts), "shared", bank_conflicts(*wf, *conflicts));
-    if (shared && shared->bytes_measured && shared->bytes_textbook)
+    if (fp32 && shared && shared->bytes_measured && shared->bytes_textbook)
         add(2, *shared->bytes_measured / *shared->bytes_textbook, "shared",
             shared_against_textbook(*shared->bytes_measured, *shared->bytes_textbook));
     for (const auto& g : gaps_of(r))
@@ -290,6 +321,16 @@ std::vector<const row_analysis*> largest_rows(const analysis& a) {
     return out;
 }
 
+// How the bound is taken: over the FP32 roof, or, once tensor rungs are in the profile, over
+// each rung's own compute roof.
+std::string bound_rule(const analysis& a) {
+    const bool tensor = std::any_of(a.rows.begin(), a.rows.end(),
+                                    [](const row_analysis& r) { return tensor_rung(r); });
+    return tensor ? "the lowest of the rung's compute roof (FP32, or the tensor roof of its input "
+                    "type) and each memory level's AI × bandwidth"
+                  : "the lowest of the FP32 roof and each memory level's AI × bandwidth";
+}
+
 // "At each rung's largest size the FP32 roof bounds cublas, sm90_fp32; the DRAM roof bounds
 // naive."
 void bounds_summary(const analysis& a, std::vector<std::string>& out) {
@@ -310,30 +351,63 @@ void bounds_summary(const analysis& a, std::vector<std::string>& out) {
     for (std::size_t i = 0; i < order.size(); ++i)
         parts.push_back(
             fmt::format("the {} roof bounds {}", roof_word(order[i]), join(names[i], ", ")));
-    out.push_back(fmt::format(
-        "At each rung's largest size {} (the lowest of the FP32 roof and each memory level's "
-        "AI × bandwidth).",
-        join(parts, "; ")));
+    out.push_back(
+        fmt::format("At each rung's largest size {} ({}).", join(parts, "; "), bound_rule(a)));
 }
 
+// "FP32", "BF16": how a sentence names an input type.
+std::string dtype_word(std::string_view dtype) {
+    std::string out(dtype);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return out;
+}
+
+// Per size and input type, the fastest rung against the cuBLAS row of its type.
 void best_against_cublas(const analysis& a, std::vector<std::string>& out) {
-    for (const auto& s : a.source->shapes()) {
-        const row_analysis* best = nullptr;
-        const row_analysis* ref = nullptr;
-        for (const auto& r : a.rows) {
-            if (!(r.row->size == s)) continue;
-            if (r.row->kernel == "cublas") {
-                ref = &r;
-                continue;
-            }
-            if (r.pct_cublas && (!best || *r.pct_cublas > *best->pct_cublas)) best = &r;
+    std::vector<std::string> dtypes;
+    for (const auto& r : a.rows)
+        if (std::find(dtypes.begin(), dtypes.end(), r.row->dtype) == dtypes.end())
+            dtypes.push_back(r.row->dtype);
+    for (const auto& s : a.source->shapes())
+        for (const auto& dtype : dtypes) {
+            const auto* ref = a.find(reference_kernel(dtype), s);
+            const row_analysis* best = nullptr;
+            for (const auto& r : a.rows)
+                if (r.row->size == s && r.row->dtype == dtype &&
+                    !is_reference_kernel(r.row->kernel) && r.pct_cublas &&
+                    (!best || *r.pct_cublas > *best->pct_cublas))
+                    best = &r;
+            if (!best || !ref) continue;
+            // FP32 keeps the wording of the FP32-only ladder.
+            const auto type =
+                compute_roof_key(dtype) == roofs::fp32 ? std::string() : dtype_word(dtype);
+            out.push_back(fmt::format(
+                "At {} the fastest {}{}rung is {} at {} of cuBLAS{}{} ({} against {} TFLOP/s).",
+                to_string(s), type, type.empty() ? "" : " ", best->row->kernel,
+                format_percent(best->pct_cublas), type.empty() ? "" : " ", type,
+                format_tflops_value(*best->tflops * 1e12),
+                format_tflops_value(*ref->tflops * 1e12)));
         }
-        if (!best || !ref) continue;
-        out.push_back(fmt::format(
-            "At {} the fastest rung is {} at {} of cuBLAS ({} against {} TFLOP/s).", to_string(s),
-            best->row->kernel, format_percent(best->pct_cublas),
-            format_tflops_value(*best->tflops * 1e12), format_tflops_value(*ref->tflops * 1e12)));
+}
+
+// Whether a row's FLOP counters (FP32, and tensor where it has them) equal its refined model;
+// a mismatch is added to `off`. Returns false where the row has no count and model to compare.
+bool flops_compared(const row_analysis& r, bool& matches, std::vector<std::string>& off) {
+    bool compared = false;
+    matches = true;
+    for (const auto key : {keys::flops, keys::tensor_flops}) {
+        const auto* f = level(r, key);
+        if (!f || !f->measured || !f->refined) continue;
+        compared = true;
+        if (matches && std::fabs(*f->refined_ratio() - 1) > 1e-4) {
+            matches = false;
+            off.push_back(fmt::format("{} ({}{})", name_of(r),
+                                      key == keys::tensor_flops ? "tensor FLOPs " : "",
+                                      format_ratio(*f->refined_ratio())));
+        }
     }
+    return compared;
 }
 
 void flop_counts(const analysis& a, std::vector<std::string>& out) {
@@ -341,16 +415,14 @@ void flop_counts(const analysis& a, std::vector<std::string>& out) {
     double lo = 1e300, hi = -1e300;
     std::vector<std::string> off;
     for (const auto& r : a.rows) {
-        const auto* f = level(r, keys::flops);
-        if (!f || !f->measured || !f->refined) continue;
-        if (std::fabs(*f->refined_ratio() - 1) > 1e-4) {
-            off.push_back(fmt::format("{} ({})", name_of(r), format_ratio(*f->refined_ratio())));
-            continue;
-        }
+        bool matches = false;
+        if (!flops_compared(r, matches, off) || !matches) continue;
         ++matched;
-        if (const auto t = f->textbook_ratio()) {
-            lo = std::min(lo, *t - 1);
-            hi = std::max(hi, *t - 1);
+        // Executed FLOPs (FP32 + tensor) against the seed count.
+        const double seed = r.row->model.textbook.flops;
+        if (r.executed_flops && seed > 0) {
+            lo = std::min(lo, *r.executed_flops / seed - 1);
+            hi = std::max(hi, *r.executed_flops / seed - 1);
         }
     }
     if (matched > 0 && hi > -1e300)
@@ -407,6 +479,22 @@ findings_list predicted_findings(const analysis& a) {
     return out;
 }
 
+// "### Tensor ladder, step by step": one bullet per step, one sub-bullet per line.
+std::string tensor_steps_markdown(const std::vector<finding_group>& steps) {
+    if (steps.empty()) return {};
+    std::string md =
+        "### Tensor ladder, step by step\n\n"
+        "Each step from one tensor rung to the next at the focus size, in ladder order: what it "
+        "buys in TFLOP/s, then each level whose counters changed (by more than 1 %; DRAM by more "
+        "than 10 %), from the first rung's value to the second's. The levels and counters: "
+        "docs/report.md.\n\n";
+    for (const auto& g : steps) {
+        md += fmt::format("- **{}**\n", g.heading);
+        for (const auto& l : g.lines) md += "  - " + l + "\n";
+    }
+    return md + "\n";
+}
+
 }  // namespace
 
 findings_list findings(const analysis& a) {
@@ -417,11 +505,12 @@ findings_list findings(const analysis& a) {
         const auto rows = rows_of(a, big->row->kernel);
         finding_group g;
         g.heading = name_of(*big);
-        if (const auto s = bound_line(*big)) g.lines.push_back(*s);
+        if (const auto s = bound_line(a, *big)) g.lines.push_back(*s);
         for (auto& s : top_causes(rows, *big, 2)) g.lines.push_back(std::move(s));
         if (!g.lines.empty()) out.rungs.push_back(std::move(g));
         if (auto m = model_gap(*big)) out.model_gaps.push_back(std::move(*m));
     }
+    out.tensor_steps = tensor_ladder_steps(a);
     bounds_summary(a, out.across);
     best_against_cublas(a, out.across);
     flop_counts(a, out.across);
@@ -442,11 +531,11 @@ std::string findings_markdown(const analysis& a) {
         return md;
     }
     if (!f.rungs.empty()) {
-        line(
-            "Per rung at its largest size, in ladder order: the roof that bounds it (the lowest "
-            "of the FP32 roof and each memory level's AI × bandwidth) and how far below it the "
-            "rung runs, then its largest gaps between measurement and the models, with their "
-            "causes. Other sizes appear where the behaviour changes.");
+        line(fmt::format(
+            "Per rung at its largest size, in ladder order: the roof that bounds it ({}) and how "
+            "far below it the rung runs, then its largest gaps between measurement and the "
+            "models, with their causes. Other sizes appear where the behaviour changes.",
+            bound_rule(a)));
         line();
         for (const auto& g : f.rungs) {
             line(fmt::format("- **{}**", g.heading));
@@ -462,6 +551,7 @@ std::string findings_markdown(const analysis& a) {
         for (const auto& l : f.across) line("- " + l);
         line();
     }
+    md += tensor_steps_markdown(f.tensor_steps);
     if (!f.model_gaps.empty()) {
         line("### Refined model against measurement, in short");
         line();

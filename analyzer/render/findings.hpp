@@ -22,6 +22,9 @@ struct findings_list {
     std::vector<finding_group> rungs;       // ladder order, each at its largest size
     std::vector<std::string> across;        // bounds, fastest rung per size, FLOP counts, roofs
     std::vector<finding_group> model_gaps;  // per rung: the largest model-vs-measured gap
+    // Consecutive tensor rungs at the focus size: what each step buys, level by level
+    // (render/tensor_steps.hpp).
+    std::vector<finding_group> tensor_steps;
 };
 
 [[nodiscard]] findings_list findings(const analysis& a);

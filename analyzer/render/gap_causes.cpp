@@ -70,6 +70,10 @@ std::string bound_sentence(const bound_inputs& in) {
         s = fmt::format("Bound by the {} roof: at {}{} it allows {} TFLOP/s", in.roof,
                         format_ai(*in.ai), in.model_ai ? " (the refined model's AI)" : "",
                         format_tflops_value(in.attainable));
+        if (!in.tensor_roof.empty() && in.tensor_roof_value > 0)
+            s += fmt::format(", {} of the {} roof ({} TFLOP/s)",
+                             format_percent(in.attainable / in.tensor_roof_value), in.tensor_roof,
+                             format_tflops_value(in.tensor_roof_value));
     }
     const double gap = in.attainable - in.achieved;
     if (pct > 1)

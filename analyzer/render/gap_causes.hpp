@@ -34,11 +34,16 @@ struct bound_inputs {
     // What the SM moves, for a rung far below its roof ("343.7 GB of L1 global load traffic,
     // 5.00 B per FMA"); may be empty.
     std::string inside_sm;
+    // A tensor rung's compute roof ("BF16 tensor") and its FLOP/s: a memory bound then says
+    // what share of that roof it leaves. Empty for an FP32 rung.
+    std::string tensor_roof;
+    double tensor_roof_value = 0;
 };
 // Below this share of its bounding roof, no roof explains the rung's rate.
 inline constexpr double far_below_roof = 0.2;
 // "Bound by the DRAM roof: at 16.0 FLOP/B it allows 53.6 TFLOP/s; the kernel reaches 76.5 %
-// of that, 12.6 TFLOP/s short."
+// of that, 12.6 TFLOP/s short." A tensor rung under a memory roof: "… it allows 455.0 TFLOP/s,
+// 42.5 % of the BF16 tensor roof (1070.5 TFLOP/s); …".
 [[nodiscard]] std::string bound_sentence(const bound_inputs& in);
 
 // DRAM bytes (read + write) against the textbook's global bytes, which count every element

@@ -156,7 +156,7 @@ point_set collect_points(const analysis& a, const shape& focus, bool predicted) 
 }
 
 panel_content panel_for(const point_set& pts, const shape& focus, bool predicted,
-                        bool any_measured_roof) {
+                        bool any_measured_roof, bool tensor_roofs) {
     panel_content c;
     for (const auto key : memory_levels) {
         const bool drawn = std::any_of(pts.markers.begin(), pts.markers.end(),
@@ -190,6 +190,10 @@ panel_content panel_for(const point_set& pts, const shape& focus, bool predicted
                         "model → measured");
     }
     add_roof_legend(c, any_measured_roof);
+    // Which compute roof judges which rung, once there is more than FP32.
+    if (tensor_roofs)
+        c.legend.push_back(
+            {std::nullopt, "compute roof: FP32, or the tensor roof of the rung's input type"});
     c.legend.push_back({std::nullopt, "colour: kernel, as in the table below"});
 
     c.table_title = predicted
@@ -250,7 +254,10 @@ scene layout_hierarchical_roofline(const analysis& a, const render_options& opts
     // Published throughputs of this GPU at the focus size (a predicted profile only), at the
     // rung's DRAM AI.
     add_published(pts, collect_published(a, *focus, sits_radius));
-    const auto content = panel_for(pts, *focus, predicted, any_measured(rs));
+    const bool tensor_roofs = std::any_of(rs.begin(), rs.end(), [](const roof_spec& r) {
+        return r.kind == roof_kind::compute && r.key != roofs::fp32;
+    });
+    const auto content = panel_for(pts, *focus, predicted, any_measured(rs), tensor_roofs);
     add_points(s, rs, pts, "Arithmetic intensity (FLOP/byte at each memory level, log scale)");
 
     auto frame = opts;

@@ -147,6 +147,12 @@ class report_writer {
             "bandwidth) at the measured DRAM intensity; % of bound divides it by the bounding "
             "roof of the hierarchical roofline (the lowest of the FP32 roof and each memory "
             "level's AI × bandwidth).");
+        if (std::any_of(m_a.rows.begin(), m_a.rows.end(),
+                        [](const row_analysis& r) { return r.compute_roof != roofs::fp32; }))
+            line(
+                "- Tensor rows (BF16, FP16 inputs): executed FLOPs add the tensor-core FLOPs, "
+                "the tensor roof of the row's input type takes the FP32 peak's place, and % of "
+                "cuBLAS is against the cuBLAS row of that type (cublas_bf16, cublas_fp16).");
         line();
     }
 
@@ -360,9 +366,13 @@ std::string benchmark_table(const analysis& a) {
     if (!p.env.date.empty()) head += fmt::format(" on {}", p.env.date);
     if (!p.env.command.empty()) head += fmt::format(" by {}", md_code(p.env.command));
     out += head + ".\n\n";
-    out +=
-        "TFLOP/s (2MNK / median time) and, in brackets, % of cuBLAS at the same size; — where "
-        "a row was skipped or not timed.\n\n";
+    const bool typed = std::any_of(a.rows.begin(), a.rows.end(), [](const row_analysis& r) {
+        return r.compute_roof != roofs::fp32;
+    });
+    out += fmt::format(
+        "TFLOP/s (2MNK / median time) and, in brackets, % of cuBLAS{} at the same size; — where "
+        "a row was skipped or not timed.\n\n",
+        typed ? " of the row's input type (cublas, cublas_bf16, cublas_fp16)" : "");
     const auto shapes = p.shapes();
     std::vector<std::string> header = {"kernel"};
     std::vector<align> aligns = {align::left};

@@ -47,8 +47,9 @@ std::string roof_table_name(std::string_view key) {
 }
 
 std::string level_display_name(std::string_view key) {
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> names = {{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 22> names = {{
         {keys::flops, "FLOPs"},
+        {keys::tensor_flops, "tensor FLOPs"},
         {keys::dram_bytes, "DRAM bytes (read + write)"},
         {keys::dram_read_bytes, "DRAM read bytes"},
         {keys::dram_write_bytes, "DRAM write bytes"},
@@ -59,6 +60,16 @@ std::string level_display_name(std::string_view key) {
         {keys::smem_store_wavefronts, "shared store wavefronts"},
         {keys::smem_load_bank_conflicts, "shared load bank conflicts"},
         {keys::smem_store_bank_conflicts, "shared store bank conflicts"},
+        {keys::l2_requested_bytes, "L2 requested bytes"},
+        {keys::l2_coalesced_bytes, "L2 coalesced bytes"},
+        {keys::smem_ldsm_wavefronts, "ldmatrix wavefronts"},
+        {keys::smem_ldsm_bank_conflicts, "ldmatrix bank conflicts"},
+        {keys::smem_stsm_wavefronts, "stmatrix wavefronts"},
+        {keys::smem_gmma_wavefronts, "wgmma operand wavefronts"},
+        {keys::smem_ldgsts_bytes, "cp.async bytes"},
+        {keys::tma_load_bytes, "TMA load bytes"},
+        {keys::tma_multicast_bytes, "TMA multicast bytes"},
+        {keys::tma_store_bytes, "TMA store bytes"},
     }};
     for (const auto& [k, name] : names)
         if (k == key) return std::string(name);

@@ -89,12 +89,20 @@ struct plot_entry {
     std::string caption;
 };
 
+bool any_tensor_row(const analysis& a) {
+    return std::any_of(a.rows.begin(), a.rows.end(),
+                       [](const row_analysis& r) { return r.compute_roof != roofs::fp32; });
+}
+
 std::string hierarchical_caption(const analysis& a, const shape& focus) {
     return fmt::format(
         "Hierarchical roofline at {}: each rung has one point per memory level ({}) at that "
-        "level's {} arithmetic intensity, under the level's bandwidth roof and the FP32 roof; the "
+        "level's {} arithmetic intensity, under the level's bandwidth roof and {}; the "
         "lowest roof over a rung bounds it.",
-        to_string(focus), level_names(a, focus), predicted(a) ? "predicted" : "measured");
+        to_string(focus), level_names(a, focus), predicted(a) ? "predicted" : "measured",
+        any_tensor_row(a) ? "its compute roof (FP32, or the tensor roof of its input type; "
+                            "a tensor rung's rate counts its tensor FLOPs)"
+                          : "the FP32 roof");
 }
 
 std::string roofline_caption(const analysis& a) {
@@ -112,8 +120,14 @@ std::string roofline_caption(const analysis& a) {
 }
 
 std::string tflops_caption(const analysis& a, std::string_view at) {
-    const bool has_cublas = std::any_of(a.rows.begin(), a.rows.end(),
-                                        [](const auto& r) { return r.row->kernel == "cublas"; });
+    const bool has_cublas = std::any_of(a.rows.begin(), a.rows.end(), [](const auto& r) {
+        return is_reference_kernel(r.row->kernel);
+    });
+    if (!predicted(a) && any_tensor_row(a))
+        return fmt::format(
+            "TFLOP/s of each rung{} (2MNK / median time){}, the FP32 roof and the tensor roofs "
+            "the rows use; % of cuBLAS is against the cuBLAS row of the rung's input type.",
+            at, has_cublas ? " against cuBLAS of each input type" : "");
     if (predicted(a))
         return fmt::format("Predicted TFLOP/s of each rung{} at its bounding roof (hollow bars){}.",
                            at,
@@ -292,10 +306,12 @@ class hierarchy_table {
                  ai(p.ai_textbook), ai(p.ai_refined), ai(p.ai_measured),
                  roof_cell(p.roof_key, "B/s"), format_tflops_value(p.attainable),
                  mark(p.roof_key)});
+        // The row's own compute roof: FP32, or the tensor roof of its input type.
         const std::string dash(missing_mark);
-        add({r.row->kernel, "FP32 compute", dash, dash, dash, dash, dash, dash,
-             roof_cell(roofs::fp32, "FLOP/s"), format_tflops_value(m_a.roof_value(roofs::fp32)),
-             mark(roofs::fp32)});
+        const auto& compute = r.compute_roof.empty() ? std::string(roofs::fp32) : r.compute_roof;
+        add({r.row->kernel, roof_table_name(compute) + " compute", dash, dash, dash, dash, dash,
+             dash, roof_cell(compute, "FLOP/s"), format_tflops_value(m_a.roof_value(compute)),
+             mark(compute)});
     }
 
     [[nodiscard]] const md_table& table() const { return m_table; }
@@ -359,16 +375,20 @@ std::string hierarchy_section(const analysis& a) {
     if (t.table().row_count() == 0) return {};
     const bool pred = predicted(a);
     std::string md = fmt::format("## Hierarchical roofline at {}\n\n", to_string(*focus));
+    const bool tensor = any_tensor_row(a);
     md += fmt::format(
         "Per rung and memory level at {}: the bytes by {}; the "
         "arithmetic intensity each gives (FLOPs / bytes), the level's roof "
-        "and the TFLOP/s it allows at the {} AI (AI × roof, capped by the FP32 roof). "
-        "**bound** marks the lowest roof, the one that bounds the rung; an FP32 bound means "
+        "and the TFLOP/s it allows at the {} AI (AI × roof, capped by {}). "
+        "**bound** marks the lowest roof, the one that bounds the rung; {} bound means "
         "every level allows more.{}\n\n",
         to_string(*focus),
         pred ? "the textbook and the refined model"
              : "the textbook, the refined model and the counters",
         pred ? "refined" : "measured (else refined)",
+        tensor ? "the rung's compute roof: FP32, or the tensor roof of its input type"
+               : "the FP32 roof",
+        tensor ? "a compute" : "an FP32",
         any_measured_roof(a) ? " Roofs marked (measured) come from the micro-benchmarks." : "");
     md += t.table().str();
     md += roofless_note(a, *focus);
@@ -376,6 +396,11 @@ std::string hierarchy_section(const analysis& a) {
         "\nShared-memory bytes are wavefronts × 128 B (the width of the shared-memory data path; "
         "a bank-conflicted wavefront counts in full) plus cp.async bytes; the textbook's are its "
         "element accesses × 4 B. Attainable counts executed FLOPs, as the roofs do.\n\n";
+    if (tensor)
+        md +=
+            "For the tensor rungs, shared-memory bytes add wgmma's operand reads (wavefronts × "
+            "128 B) and the bytes TMA writes; their textbook counts the MMA operand reads at 2 B "
+            "per element; executed FLOPs add the tensor-core FLOPs.\n\n";
     return md;
 }
 
@@ -407,7 +432,7 @@ std::string published_section(const analysis& a) {
     for (const auto& pt : points) {
         const published_point* ref = nullptr;
         for (const auto& q : points)
-            if (q.kernel == "cublas" && q.size == pt.size) ref = &q;
+            if (q.kernel == reference_kernel("fp32") && q.size == pt.size) ref = &q;
         const auto* r = a.find(pt.kernel, pt.size);
         const auto pred = r ? predicted_tflops(*r) : std::nullopt;
         std::optional<double> share;

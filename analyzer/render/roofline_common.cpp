@@ -9,7 +9,6 @@
 #include "analysis/published.hpp"
 #include "core/strings.hpp"
 #include "core/throw.hpp"
-#include "analysis/published.hpp"
 #include "render/axis_labels.hpp"
 #include "render/format.hpp"
 #include "render/names.hpp"
@@ -24,6 +23,10 @@ constexpr double margin = 28;
 constexpr double tick_px = 15;
 constexpr double axis_title_px = 17;
 constexpr double min_plot_w = 880;
+// Each decade of x keeps the width the FP32 ladder's four decades had in min_plot_w: the tensor
+// roofs add a decade right of their ridge, and squeezing it in would crowd the markers and
+// labels of every rung.
+constexpr double min_decade_w = min_plot_w / 4;
 constexpr double min_plot_h = 520;
 constexpr double panel_gap = 48;
 constexpr double min_panel_w = 360;
@@ -37,6 +40,33 @@ std::string_view tensor_roof_key(std::string_view dtype) {
     if (dtype == "bf16") return roofs::tensor_bf16;
     return {};
 }
+
+namespace {
+
+// Tensor roofs of one value and source (FP16 and BF16 run on the same hardware) would be drawn
+// on top of each other and fight for one place for their labels: they become one line, named
+// for both ("FP16/BF16 tensor"), keeping the first one's key.
+void merge_equal_tensor_roofs(std::vector<roof_spec>& rs) {
+    constexpr std::string_view suffix = " tensor";
+    const auto type = [&](const std::string& name) {
+        return std::string_view(name).substr(0, name.find(suffix));
+    };
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+        if (rs[i].key == roofs::fp32 || !rs[i].name.ends_with(suffix)) continue;
+        for (std::size_t j = i + 1; j < rs.size();) {
+            const auto& o = rs[j];
+            if (o.key != roofs::fp32 && o.name.ends_with(suffix) && o.source == rs[i].source &&
+                o.value == rs[i].value) {
+                rs[i].name = fmt::format("{}/{}{}", type(rs[i].name), type(o.name), suffix);
+                rs.erase(rs.begin() + static_cast<std::ptrdiff_t>(j));
+            } else {
+                ++j;
+            }
+        }
+    }
+}
+
+}  // namespace
 
 std::vector<roof_spec> collect_roofs(const analysis& a,
                                      std::span<const std::string_view> memory_keys) {
@@ -68,6 +98,7 @@ std::vector<roof_spec> collect_roofs(const analysis& a,
             tensor_keys.push_back(key);
     }
     for (const auto key : tensor_keys) add(key, roof_kind::compute);
+    merge_equal_tensor_roofs(out);
     for (const auto key : memory_keys) add(key, roof_kind::memory);
     return out;
 }
@@ -220,9 +251,11 @@ void frame_scene(scene& s, const panel_content& c, const render_options& opts) {
     const double axis_title_h = line_box_height(axis_title_px);
     const double plot_left = margin + axis_title_h + 12 + y_tick_w + tick_gap;
     const double bottom_space = tick_gap + line_box_height(tick_px) + 12 + axis_title_h + margin;
+    const double decades = std::log10(s.x.max / s.x.min);
+    const double plot_w = std::max(min_plot_w, std::round(decades) * min_decade_w);
     // Whole pixels, so the PNG is exactly the scene's size.
     s.width =
-        std::ceil(std::max(opts.width, plot_left + min_plot_w + panel_gap + panel.width + margin));
+        std::ceil(std::max(opts.width, plot_left + plot_w + panel_gap + panel.width + margin));
     s.height = std::ceil(
         std::max({opts.height, top + panel.height + margin, top + min_plot_h + bottom_space}));
     s.plot = {plot_left, top, s.width - margin - panel.width - panel_gap - plot_left,

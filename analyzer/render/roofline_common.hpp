@@ -34,7 +34,8 @@ struct roof_spec {
 [[nodiscard]] std::string_view tensor_roof_key(std::string_view dtype);
 
 // Compute roofs first: FP32, then the tensor roof of each non-fp32 dtype the rows use where the
-// profile has it (a bf16 row falls back to tensor_fp16). Then the memory roofs of
+// profile has it (a bf16 row falls back to tensor_fp16); tensor roofs of one value and source
+// are one line named for both types ("FP16/BF16 tensor"). Then the memory roofs of
 // `memory_keys` the profile has, in that order. Each roof theoretical, then measured where the
 // profile has a measured value. Throws when the profile has no FP32 roof.
 [[nodiscard]] std::vector<roof_spec> collect_roofs(const analysis& a,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 
 #include "analysis/published.hpp"
@@ -55,12 +56,34 @@ struct tflops_decl {
     std::vector<bar_row> rows;  // ladder order, top to bottom
     std::vector<reference_line> references;
     std::vector<published_point> published;
-    double cublas_tflops = 0;  // 0: cuBLAS not timed (a prediction times nothing)
+    int cublas_lines = 0;  // timed cuBLAS rows at the focus (a prediction times nothing)
+    // The compute roofs the rows are judged against beyond FP32 ("tensor_bf16", ...): drawn,
+    // and named in the legend and the notes.
+    std::vector<std::string> tensor_roofs;
+    bool fp32_measured = false;
+    bool tensor_measured = false;
 };
 
-// A predicted bar stands at the bounding roof; a measured one at the timed rate.
+// "BF16": how the chart names an input type.
+std::string dtype_word(std::string_view dtype) {
+    std::string out(dtype);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+    return out;
+}
+
+// What a row's cuBLAS reference is called: "cuBLAS" for FP32 (the FP32 ladder's word), else
+// "cuBLAS BF16".
+std::string reference_name(std::string_view dtype) {
+    return compute_roof_key(dtype) == roofs::fp32 ? std::string("cuBLAS")
+                                                  : "cuBLAS " + dtype_word(dtype);
+}
+
+// A predicted bar stands at the bounding roof; a measured one at the timed rate, against the
+// cuBLAS row of its own input type.
 bar_row declare_row(const row_analysis& r, const std::string& rung, int colour, bool predicted) {
     bar_row b{rung, colour, {}, {}, {}};
+    const auto& dtype = r.row->dtype;
     if (predicted) {
         if (const auto v = predicted_tflops(r)) {
             b.value = *v / 1e12;
@@ -71,11 +94,13 @@ bar_row declare_row(const row_analysis& r, const std::string& rung, int colour, 
         }
     } else if (r.tflops) {
         b.value = r.tflops;
-        if (rung == "cublas")
-            b.text = fmt::format("{} · the reference", tflops_text(*b.value));
+        const bool fp32 = compute_roof_key(dtype) == roofs::fp32;
+        if (is_reference_kernel(rung))
+            b.text = fmt::format("{} · the {}reference", tflops_text(*b.value),
+                                 fp32 ? std::string() : fmt::format("{} ", dtype_word(dtype)));
         else if (r.pct_cublas)
-            b.text =
-                fmt::format("{} · {:.0f} % of cuBLAS", tflops_text(*b.value), *r.pct_cublas * 100);
+            b.text = fmt::format("{} · {:.0f} % of {}", tflops_text(*b.value), *r.pct_cublas * 100,
+                                 reference_name(dtype));
         else
             b.text = tflops_text(*b.value);
     } else {
@@ -84,43 +109,99 @@ bar_row declare_row(const row_analysis& r, const std::string& rung, int colour, 
     return b;
 }
 
-// cuBLAS, then the FP32 roof: theoretical, and measured where it ran.
-std::vector<reference_line> declare_references(const profile& p, double cublas_tflops) {
-    std::vector<reference_line> refs;
-    const auto ref = [](std::string name, double value, bool dashed, tone t, std::string text) {
-        const bool cublas = name == "cuBLAS";
-        return reference_line{.name = std::move(name),
-                              .value = value,
-                              .colour_tone = t,
-                              .dashed = dashed,
-                              .width_px = cublas ? 2.2 : 2.6,
-                              .text = std::move(text),
-                              .role = text_role::roof,
-                              .bold = cublas};
+reference_line make_reference(std::string name, double value, bool dashed, tone t, std::string text,
+                              bool cublas) {
+    return reference_line{.name = std::move(name),
+                          .value = value,
+                          .colour_tone = t,
+                          .dashed = dashed,
+                          .width_px = cublas ? 2.2 : 2.6,
+                          .text = std::move(text),
+                          .role = text_role::roof,
+                          .bold = cublas};
+}
+
+// One compute roof line before it becomes a reference line.
+struct roof_mark {
+    std::string label;  // "FP32", "BF16 tensor", "BF16/FP16 tensor"
+    double value = 0;   // TFLOP/s
+    bool theoretical = true;
+    bool tensor = false;
+};
+
+// A compute roof's lines: theoretical, and measured where it ran. A tensor roof at the value
+// of one already declared (BF16 and FP16 share the hardware) joins that line: "BF16/FP16 tensor".
+void declare_roof(std::vector<roof_mark>& marks, const profile& p, std::string_view key) {
+    const auto it = p.peaks.find(key);
+    if (it == p.peaks.end()) return;
+    const bool tensor = key != roofs::fp32;
+    const auto label = roof_name(key);
+    constexpr std::string_view suffix = " tensor";
+    const auto type = std::string_view(label).substr(0, label.find(suffix));  // "FP16"
+    const auto add = [&](double value, bool theoretical) {
+        for (auto& m : marks)
+            if (tensor && m.tensor && m.value == value && m.theoretical == theoretical &&
+                m.label.ends_with(suffix)) {
+                const auto types = std::string_view(m.label).substr(0, m.label.find(suffix));
+                m.label = fmt::format("{}/{}{}", types, type, suffix);
+                return;
+            }
+        marks.push_back({label, value, theoretical, tensor});
     };
-    if (cublas_tflops > 0)
-        refs.push_back(ref("cuBLAS", cublas_tflops, false, tone::ink,
-                           fmt::format("cuBLAS {}", tflops_text(cublas_tflops))));
-    if (const auto it = p.peaks.find(roofs::fp32); it != p.peaks.end()) {
-        const double theoretical = it->second.theoretical / 1e12;
-        refs.push_back(ref("FP32 theoretical", theoretical, true, tone::muted,
-                           fmt::format("FP32 peak {} (theoretical)", tflops_text(theoretical))));
-        if (it->second.measured) {
-            const double measured = *it->second.measured / 1e12;
-            refs.push_back(ref("FP32 measured", measured, false, tone::muted,
-                               fmt::format("FP32 measured {}", tflops_text(measured))));
-        }
+    add(it->second.theoretical / 1e12, true);
+    if (it->second.measured) add(*it->second.measured / 1e12, false);
+}
+
+// The cuBLAS row of each input type at the focus (ladder order), then the FP32 roof and the
+// tensor roofs the rows use: theoretical dashed, measured solid.
+std::vector<reference_line> declare_references(const analysis& a, const tflops_decl& d) {
+    std::vector<reference_line> refs;
+    if (!d.predicted && d.focus)
+        for (const auto* r : rows_at(a, *d.focus))
+            if (is_reference_kernel(r->row->kernel) && r->tflops &&
+                r->row->kernel == reference_kernel(r->row->dtype)) {
+                const auto name = reference_name(r->row->dtype);
+                refs.push_back(make_reference(name, *r->tflops, false, tone::ink,
+                                              fmt::format("{} {}", name, tflops_text(*r->tflops)),
+                                              true));
+            }
+    std::vector<roof_mark> marks;
+    declare_roof(marks, *a.source, roofs::fp32);
+    for (const auto& key : d.tensor_roofs) declare_roof(marks, *a.source, key);
+    for (const auto& m : marks) {
+        const auto text =
+            m.theoretical ? fmt::format("{} peak {} (theoretical)", m.label, tflops_text(m.value))
+                          : fmt::format("{} measured {}", m.label, tflops_text(m.value));
+        refs.push_back(make_reference(
+            fmt::format("{} {}", m.label, m.theoretical ? "theoretical" : "measured"), m.value,
+            m.theoretical, tone::muted, text, false));
     }
     return refs;
+}
+
+// The tensor roofs the rows at the focus are judged against, in the rooflines' order.
+std::vector<std::string> tensor_roofs_at(const analysis& a, const shape& focus) {
+    std::vector<std::string> out;
+    const auto rows = rows_at(a, focus);
+    for (const auto key : {roofs::tensor_tf32, roofs::tensor_fp16, roofs::tensor_bf16})
+        if (std::any_of(rows.begin(), rows.end(),
+                        [&](const row_analysis* r) { return r->compute_roof == key; }))
+            out.emplace_back(key);
+    return out;
 }
 
 tflops_decl declare(const analysis& a, bool predicted) {
     tflops_decl d;
     d.focus = a.focus_size();
     d.predicted = predicted;
-    const auto* cublas = d.focus ? a.find("cublas", *d.focus) : nullptr;
-    d.cublas_tflops = !predicted && cublas && cublas->tflops ? *cublas->tflops : 0.0;
     if (predicted) d.published = published_points(a.source->gpu.key);
+    if (d.focus) d.tensor_roofs = tensor_roofs_at(a, *d.focus);
+    const auto measured = [&](std::string_view key) {
+        const auto it = a.source->peaks.find(key);
+        return it != a.source->peaks.end() && it->second.measured.has_value();
+    };
+    d.fp32_measured = measured(roofs::fp32);
+    d.tensor_measured = std::any_of(d.tensor_roofs.begin(), d.tensor_roofs.end(), measured);
     const auto rungs = coloured_rungs(a);
     for (const auto& k : rungs) {
         const auto* r = d.focus ? a.find(k, *d.focus) : nullptr;
@@ -130,7 +211,10 @@ tflops_decl declare(const analysis& a, bool predicted) {
             if (pp.kernel == k) b.published = pp;
         d.rows.push_back(std::move(b));
     }
-    d.references = declare_references(*a.source, d.cublas_tflops);
+    d.references = declare_references(a, d);
+    d.cublas_lines = static_cast<int>(
+        std::count_if(d.references.begin(), d.references.end(),
+                      [](const reference_line& r) { return r.colour_tone == tone::ink; }));
     return d;
 }
 
@@ -156,11 +240,15 @@ void published_notes(const tflops_decl& d, std::vector<std::string>& notes) {
 
 std::vector<std::string> declare_notes(const tflops_decl& d, const profile& p) {
     std::vector<std::string> notes;
+    const bool tensor = !d.tensor_roofs.empty();
     if (d.focus)
         notes.push_back(fmt::format(
             "TFLOP/s counts 2MNK useful FLOPs at {}, as cuBLAS and the published numbers do{}.",
             to_string(*d.focus),
             d.predicted ? ""
+            : tensor    ? "; measured from the median time; % of cuBLAS is against the cuBLAS "
+                          "row of the rung's input type (cublas for FP32, cublas_bf16 for BF16, "
+                          "…) at the same size"
                         : "; measured from the median time; % of cuBLAS is against cuBLAS's "
                           "TFLOP/s at the same size"));
     if (d.predicted)
@@ -171,6 +259,11 @@ std::vector<std::string> declare_notes(const tflops_decl& d, const profile& p) {
     if (const auto it = p.peaks.find(roofs::fp32); it != p.peaks.end() && !it->second.measured)
         notes.emplace_back(
             "FP32 roof: theoretical only (dashed); the profile has no measured FP32 peak.");
+    for (const auto& key : d.tensor_roofs)
+        if (const auto it = p.peaks.find(key); it != p.peaks.end() && !it->second.measured)
+            notes.push_back(fmt::format(
+                "{0} roof: theoretical only (dashed); the profile has no measured {0} peak.",
+                roof_name(key)));
     published_notes(d, notes);
     if (d.focus)
         for (const auto& m : p.measurements)
@@ -193,13 +286,16 @@ std::vector<legend_entry> declare_legend(const tflops_decl& d) {
     std::vector<legend_entry> entries = {{bar, d.predicted
                                                    ? "predicted: bounding roof (PREDICTED)"
                                                    : "measured TFLOP/s (median of timed runs)"}};
-    if (d.cublas_tflops > 0)
-        entries.push_back({glyph(legend_glyph_kind::line, tone::ink, false), "cuBLAS"});
-    entries.push_back(
-        {glyph(legend_glyph_kind::line, tone::muted, true), "FP32 roof, theoretical"});
-    if (d.references.size() > (d.cublas_tflops > 0 ? 2u : 1u))
-        entries.push_back(
-            {glyph(legend_glyph_kind::line, tone::muted, false), "FP32 roof, measured"});
+    if (d.cublas_lines > 0)
+        entries.push_back({glyph(legend_glyph_kind::line, tone::ink, false),
+                           d.cublas_lines > 1 ? "cuBLAS, one line per input type" : "cuBLAS"});
+    // With tensor rows the grey lines are FP32 and tensor roofs; their labels say which.
+    const bool tensor = !d.tensor_roofs.empty();
+    entries.push_back({glyph(legend_glyph_kind::line, tone::muted, true),
+                       tensor ? "FP32 and tensor roofs, theoretical" : "FP32 roof, theoretical"});
+    if (d.fp32_measured || d.tensor_measured)
+        entries.push_back({glyph(legend_glyph_kind::line, tone::muted, false),
+                           tensor ? "FP32 and tensor roofs, measured" : "FP32 roof, measured"});
     if (!d.published.empty()) {
         auto diamond = glyph(legend_glyph_kind::marker, tone::ink, false);
         diamond.glyph = marker_shape::diamond;
@@ -304,21 +400,53 @@ void place_row(chart& c, const bar_row& b, double cy, double bar_h, const text_w
     c.labels.push_back(std::move(t));
 }
 
+// A reference label's places, best first: centred on its line, then beside it, in the row just
+// above the plot, then in each row above that.
+std::vector<rect> reference_candidates(double x, double w, double h, double plot_y, int rows) {
+    std::vector<rect> out;
+    for (int i = 1; i <= rows; ++i)
+        for (const double left : {x - w / 2, x - w + 4, x - 4, x - w - 6, x + 6})
+            out.push_back({left, plot_y - i * (h + 3), w, h});
+    return out;
+}
+
+// The band above the plot for `rows` rows of reference labels.
+double reference_band(int rows) {
+    return rows * (line_box_height(chart_text_px) + 3) + 4;
+}
+
+// How many rows the reference labels need, at least two: the FP32 ladder's cuBLAS and roof
+// labels fit in two; with tensor rows the cuBLAS line of each type and the tensor roofs join,
+// and a label must never be dropped for want of room.
+int reference_rows(const tflops_decl& d, const axis& x, const rect& plot, double canvas_w,
+                   const text_width_fn& measure) {
+    const int most = std::max(2, static_cast<int>(d.references.size()));
+    for (int rows = 2;; ++rows) {
+        std::vector<label> placed;
+        label_placer placer(placed);
+        const rect band{chart_margin, plot.y - reference_band(rows), canvas_w - 2 * chart_margin,
+                        reference_band(rows) - 2};
+        bool all = true;
+        for (const auto& r : d.references) {
+            auto t = reference_label(r, measure);
+            const double at = plot.x + x.fraction(r.value) * plot.w;
+            const auto boxes = reference_candidates(at, t.box.w, t.box.h, plot.y, rows);
+            all = placer.place(std::move(t), boxes, band) && all;
+        }
+        if (all || rows >= most) return rows;
+    }
+}
+
 // Each reference line across the plot, its words in the band above the plot, clear of each
 // other.
-void place_references(chart& c, const tflops_decl& d, const rect& band,
+void place_references(chart& c, const tflops_decl& d, const rect& band, int rows,
                       const text_width_fn& measure) {
     const rect plot = c.panels.front().plot;
     label_placer placer(c.labels);
     for (const auto& r : d.references) {
         const double x = add_reference_line(c, 0, r, true);
         auto t = reference_label(r, measure);
-        const double w = t.box.w;
-        const double h = t.box.h;
-        std::vector<rect> candidates;
-        for (const double row_y : {plot.y - h - 3, plot.y - 2 * h - 6})
-            for (const double left : {x - w / 2, x - w + 4, x - 4, x - w - 6, x + 6})
-                candidates.push_back({left, row_y, w, h});
+        const auto candidates = reference_candidates(x, t.box.w, t.box.h, plot.y, rows);
         (void)placer.place(std::move(t), candidates, band);
     }
 }
@@ -340,33 +468,37 @@ chart layout_tflops(const analysis& a, const chart_options& opts) {
     c.width = std::max(opts.width, 2 * chart_margin + gutter + min_plot_w);
     const double y =
         place_legend_row(c, declare_legend(d), place_titles(c, measure) + 8, 10, measure);
-    const double ref_band = 2 * line_box_height(chart_text_px) + 10;
+    // TFLOP/s across: the axis depends on the plot's width only, the band above it on the axis.
+    rect plot{chart_margin + gutter, 0, c.width - 2 * chart_margin - gutter, 0};
+    const auto x = make_linear_axis(c.predicted ? "TFLOP/s (2MNK), predicted" : "TFLOP/s (2MNK)",
+                                    axis_reach(d, plot, measure));
+    const int ref_rows = reference_rows(d, x, plot, c.width, measure);
+    const double ref_band = reference_band(ref_rows);
     const double notes_h = notes_height(c.notes, c.width - 2 * chart_margin, {}, measure);
     const double below = x_axis_band();
     const auto n_rows = static_cast<double>(std::max<std::size_t>(d.rows.size(), 1));
-    const double plot_h =
+    plot.h =
         std::max(n_rows * min_pitch, opts.height - y - ref_band - below - notes_h - chart_margin);
-    c.height = std::max(opts.height, y + ref_band + plot_h + below + notes_h + chart_margin);
-    const rect plot{chart_margin + gutter, y + ref_band, c.width - 2 * chart_margin - gutter,
-                    plot_h};
+    plot.y = y + ref_band;
+    c.height = std::max(opts.height, y + ref_band + plot.h + below + notes_h + chart_margin);
 
-    // The axes: TFLOP/s across, the rows down a unit axis.
+    // The rows down a unit axis.
     chart_panel pn;
     pn.plot = plot;
-    pn.x = make_linear_axis(c.predicted ? "TFLOP/s (2MNK), predicted" : "TFLOP/s (2MNK)",
-                            axis_reach(d, plot, measure));
+    pn.x = x;
     pn.y.scale = scale_kind::linear;
     pn.y.min = 0;
     pn.y.max = 1;
     c.panels.push_back(std::move(pn));
     place_axis_labels(c.labels, plot, c.panels[0].x, c.panels[0].y, {}, measure);
 
-    const double pitch = plot_h / n_rows;
+    const double pitch = plot.h / n_rows;
     const double bar_h = std::min(max_bar_h, pitch * 0.62);
     for (std::size_t i = 0; i < d.rows.size(); ++i)
         place_row(c, d.rows[i], plot.y + (static_cast<double>(i) + 0.5) * pitch, bar_h, measure);
-    place_references(
-        c, d, {chart_margin, plot.y - ref_band, c.width - 2 * chart_margin, ref_band - 2}, measure);
+    place_references(c, d,
+                     {chart_margin, plot.y - ref_band, c.width - 2 * chart_margin, ref_band - 2},
+                     ref_rows, measure);
     place_notes(c.labels, c.notes, {chart_margin, plot.bottom() + below},
                 c.width - 2 * chart_margin, {}, measure);
     return c;

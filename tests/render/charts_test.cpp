@@ -84,14 +84,15 @@ void expect_images(const chart& c) {
 
 // ---- rung colours -------------------------------------------------------------------------
 
-TEST(rung_colours, sixteen_distinct_palette_colours) {
+TEST(rung_colours, twenty_two_distinct_palette_colours) {
     std::set<std::tuple<double, double, double>> seen;
-    for (int i = 0; i < 16; ++i) {
+    for (int i = 0; i < 22; ++i) {
         const auto c = palette_colour(i);
         EXPECT_TRUE(seen.insert({c.r, c.g, c.b}).second) << "colour " << i << " repeats";
     }
-    // Wraps after sixteen.
-    EXPECT_EQ(palette_colour(16).r, palette_colour(0).r);
+    // Wraps after twenty-two.
+    EXPECT_EQ(palette_colour(22).r, palette_colour(0).r);
+    EXPECT_EQ(palette_colour(22).g, palette_colour(0).g);
 }
 
 TEST(rung_colours, ladder_order_and_skipped_rungs_take_none) {

@@ -2,6 +2,11 @@
 // A small hand-made profile for the render tests: an H100, two sizes, cuBLAS + naive +
 // smem_tiling, with counters close to the reference anchors and a few crafted gaps (naive at
 // 1024³ has no DRAM counters; smem_tiling at 4096³ has 2-way bank conflicts; one skipped row).
+// synthetic_tensor_profile adds the BF16 tensor ladder and its cuBLAS references.
+#include <array>
+#include <cmath>
+#include <string_view>
+
 #include "model/levels.hpp"
 #include "profile/profile.hpp"
 
@@ -134,6 +139,152 @@ inline profile synthetic_profile() {
     skipped.size = {4096, 4096, 4096};
     skipped.skipped = "the launcher refuses sizes above 2048 (over 10 s per launch)";
     p.measurements.push_back(skipped);
+    return p;
+}
+
+// ---- tensor rows --------------------------------------------------------------------------
+// The BF16 tensor ladder and its cuBLAS references (BF16, and FP16 with FP32 output) as the H100
+// measured them at 2048³ (/work/.device/12/t.json, rounded to whole counts), scaled to n³: traffic
+// inside the GEMM by (n/2048)³, DRAM and the epilogue's FP32 work by (n/2048)². The refined model
+// predicts each counter exactly, so only the crafted gaps of a test show.
+
+// The order of synthetic_tensor_counts' columns.
+inline constexpr std::array<std::string_view, 19> tensor_count_keys = {
+    keys::dram_read_bytes,
+    keys::dram_write_bytes,
+    keys::l2_bytes,
+    keys::l2_requested_bytes,
+    keys::l2_coalesced_bytes,
+    keys::l1_global_load_bytes,
+    keys::l1_global_store_bytes,
+    keys::smem_load_wavefronts,
+    keys::smem_store_wavefronts,
+    keys::smem_load_bank_conflicts,
+    keys::smem_store_bank_conflicts,
+    keys::smem_ldsm_wavefronts,
+    keys::smem_ldsm_bank_conflicts,
+    keys::smem_stsm_wavefronts,
+    keys::smem_gmma_wavefronts,
+    keys::smem_ldgsts_bytes,
+    keys::tma_load_bytes,
+    keys::tma_multicast_bytes,
+    keys::tma_store_bytes};
+
+struct tensor_rung_data {
+    std::string_view kernel;
+    std::string_view dtype;
+    double median_ms_2048;
+    double global_bytes_2048;       // the textbook's
+    double smem_accesses_2048;      // the textbook's element accesses; 0: none
+    std::array<double, 19> counts;  // at 2048³, in tensor_count_keys order
+};
+
+inline constexpr std::array<tensor_rung_data, 7> tensor_rungs_2048 = {{
+    {"cublas_bf16",
+     "bf16",
+     0.030752,
+     33554432,
+     0,
+     {25202432, 8807424, 123593696, 142606336, 50008576, 0, 0, 251004, 84593, 0, 221, 0, 0, 65536,
+      3145728, 0, 209715200, 134217728, 8388608}},
+    {"cublas_fp16",
+     "fp16",
+     0.043520,
+     50331648,
+     0,
+     {33611520, 19593728, 148923744, 150994944, 50078720, 16777216, 0, 116520, 152895, 0, 2063, 0,
+      0, 0, 3145728, 0, 201326592, 134217728, 16777216}},
+    {"bf16_wmma",
+     "bf16",
+     0.131664,
+     285212672,
+     402653184,
+     {25200640, 16188672, 253154752, 276258816, 54683136, 276824064, 8388608, 6423441, 3407937, 913,
+      1179713, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {"bf16_mma",
+     "bf16",
+     0.062688,
+     285212672,
+     268435456,
+     {25220352, 14923264, 232000832, 276824064, 95206400, 285212672, 16777216, 4194508, 0, 204, 0,
+      4194304, 0, 0, 0, 208093584, 0, 0, 0}},
+    {"bf16_wgmma",
+     "bf16",
+     0.070112,
+     285212672,
+     201326592,
+     {25614848, 17193984, 253555264, 276825600, 82313216, 16777216, 16777216, 0, 0, 0, 0, 0, 0, 0,
+      3145728, 0, 268435456, 0, 0}},
+    {"bf16_ws",
+     "bf16",
+     0.042432,
+     218103808,
+     167772160,
+     {25210624, 16429824, 212111232, 209733632, 54991360, 16777216, 16777216, 0, 0, 0, 0, 0, 0, 0,
+      2621440, 0, 201326592, 0, 0}},
+    {"bf16_cluster",
+     "bf16",
+     0.034272,
+     150994944,
+     167772160,
+     {25215744, 17587968, 183596736, 142606336, 16419840, 0, 0, 67220, 67855, 0, 2261, 65536, 0,
+      65536, 2621440, 0, 209715200, 134217728, 8388608}},
+}};
+
+inline measurement synthetic_tensor_row(const tensor_rung_data& t, std::int64_t n) {
+    measurement m;
+    m.kernel = std::string(t.kernel);
+    m.dtype = std::string(t.dtype);
+    m.size = {n, n, n};
+    m.verified = true;
+    const double volume = std::pow(double(n) / 2048, 3);
+    const double area = std::pow(double(n) / 2048, 2);
+    const double ms = t.median_ms_2048 * volume;
+    m.time = timing{ms, ms * 0.98, ms * 1.05, 20, true};
+    m.counter_passes = 12;
+    m.model.textbook.flops = model::seed_flops(m.size);
+    m.model.textbook.global_bytes = t.global_bytes_2048 * area;
+    m.model.textbook.formula = "per rung (docs/models/13_17_tensor.md)";
+    if (t.smem_accesses_2048 > 0) m.model.textbook.smem_accesses = t.smem_accesses_2048 * volume;
+    const double mn = double(n) * double(n);
+    const auto set = [&](std::string_view key, double v) {
+        m.counters[std::string(key)] = v;
+        m.model.refined.set(key, v);
+    };
+    set(keys::tensor_flops, 2.0 * mn * double(n));
+    set(keys::ffma, mn);
+    set(keys::fmul, mn);
+    set(keys::fadd, 0);
+    set(keys::flops, 3.0 * mn);
+    for (std::size_t i = 0; i < tensor_count_keys.size(); ++i) {
+        const auto key = tensor_count_keys[i];
+        const bool dram = key == keys::dram_read_bytes || key == keys::dram_write_bytes;
+        set(key, std::round(t.counts[i] * (dram ? area : volume)));
+    }
+    m.counters[std::string(keys::sm_clock_hz)] = 1755e6;
+    return m;
+}
+
+// 132 SMs × 4 tensor cores × 1024 dense BF16 FLOP per clock × 1980 MHz.
+inline constexpr double h100_tensor = 132.0 * 4 * 1024 * 1980e6;
+
+inline void add_tensor_peaks(profile& p) {
+    for (const auto key : {roofs::tensor_bf16, roofs::tensor_fp16}) {
+        auto& r = p.peaks[std::string(key)];
+        r.theoretical = h100_tensor;
+        r.unit = "FLOP/s";
+        r.method = "132 SMs × 4 tensor cores × 1024 FLOP × 1980 MHz";
+    }
+}
+
+// The synthetic profile with the tensor rows beside the FP32 ones at both sizes, and the
+// tensor roofs.
+inline profile synthetic_tensor_profile() {
+    auto p = synthetic_profile();
+    add_tensor_peaks(p);
+    for (const std::int64_t n : {1024, 4096})
+        for (const auto& t : tensor_rungs_2048)
+            p.measurements.push_back(synthetic_tensor_row(t, n));
     return p;
 }
 

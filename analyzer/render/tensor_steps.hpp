@@ -1,0 +1,40 @@
+#pragma once
+// The findings' "tensor ladder, step by step": for each pair of consecutive tensor rungs at the
+// focus size, what the later rung buys and at which level, read off the two rows' counters. A
+// reader sees where each technique (ldmatrix and swizzles, wgmma and TMA, warp specialization,
+// clusters and multicast) moves traffic, without comparing the tables row by row.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+#include "render/findings.hpp"
+
+namespace tgemm::render {
+
+// One side of a step: a rung's rate and its counters (keys from model/levels.hpp; a key that
+// is absent was not measured).
+struct step_row {
+    std::string kernel;
+    std::optional<double> tflops;  // 2MNK / median time, in TFLOP/s
+    std::optional<double> median_ms;
+    std::map<std::string, double, std::less<>> counters;
+};
+
+// A relative change below this is no change: the level is left out of the step.
+inline constexpr double step_same_within = 0.01;
+// DRAM traffic moves by a few MB between runs (dirty lines left in L2 by earlier work): only a
+// larger change is the step's.
+inline constexpr double step_dram_same_within = 0.10;
+
+// The lines of one step from `from` to `to`: the rate, then one line per level whose counters
+// changed (shared memory, TMA, L1, L2, DRAM), then the counters either row lacks.
+[[nodiscard]] std::vector<std::string> ladder_step_lines(const step_row& from, const step_row& to);
+
+// One group per pair of consecutive tensor rungs of one input type at the focus size (ladder
+// order; cuBLAS rows are references, not steps), headed "bf16_wmma → bf16_mma at 2048³".
+[[nodiscard]] std::vector<finding_group> tensor_ladder_steps(const analysis& a);
+
+}  // namespace tgemm::render
