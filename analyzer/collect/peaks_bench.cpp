@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -259,6 +260,25 @@ measured_peak measure_fp32(const gpu_info& gpu, cudaStream_t stream,
     return m;
 }
 
+// One tensor-core loop kernel: its grid, the FLOPs of one launch, what it is, and its launch.
+struct tensor_loop {
+    int blocks = 0;
+    double flops = 0;
+    std::string what;  // measured_by, without the timing
+    std::function<void(float*, unsigned long long*)> launch;
+};
+
+measured_peak measure_tensor_loop(std::string_view key, const tensor_loop& loop,
+                                  cudaStream_t stream, const peak_bench_policy& policy) {
+    const auto t = time_clocked(
+        stream, policy, loop.blocks,
+        [&](device_buffer& sink, clock_log& clocks) { loop.launch(sink.get(), clocks.get()); });
+    auto m = make_peak(key, per_second(loop.flops, median(t.ms)), "FLOP/s",
+                       fmt::format("{}; {}", loop.what, runs_text(policy, "launches")));
+    m.clock_mhz = t.mhz;
+    return m;
+}
+
 // Tensor cores through mma.sync.m16n8k16: independent accumulator chains per warp, operands in
 // registers, as many blocks as an SM holds.
 measured_peak measure_mma_loop(std::string_view key, bool bf16, const gpu_info& gpu,
@@ -266,21 +286,19 @@ measured_peak measure_mma_loop(std::string_view key, bool bf16, const gpu_info& 
                                const peak_progress& progress) {
     const char* type = bf16 ? "BF16" : "FP16";
     progress(fmt::format("tensor {} mma.sync loop", type));
-    const int blocks = peak::mma_blocks_per_sm() * gpu.sm_count;
-    const auto t =
-        time_clocked(stream, policy, blocks, [&](device_buffer& sink, clock_log& clocks) {
-            peak::launch_mma_loop(bf16, mma_iterations, blocks, sink.get(), clocks.get(), stream);
-        });
-    const double flops = double(blocks) * (peak::mma_threads / 32) * double(mma_iterations) *
-                         peak::mma_chains * peak::mma_flops;
-    auto m = make_peak(
-        key, per_second(flops, median(t.ms)), "FLOP/s",
-        fmt::format("tgemm_peak_mma: mma.sync.m16n8k16 {} with FP32 accumulate, {} independent "
-                    "accumulators per warp, {} per warp in all, operands in registers, {} blocks "
-                    "x {} threads; FLOPs = 4096 per mma per warp; {}",
-                    type, peak::mma_chains, mma_iterations * peak::mma_chains, blocks,
-                    peak::mma_threads, runs_text(policy, "launches")));
-    m.clock_mhz = t.mhz;
+    tensor_loop loop;
+    loop.blocks = peak::mma_blocks_per_sm() * gpu.sm_count;
+    loop.flops = double(loop.blocks) * (peak::mma_threads / 32) * double(mma_iterations) *
+                 peak::mma_chains * peak::mma_flops;
+    loop.what = fmt::format(
+        "tgemm_peak_mma: mma.sync.m16n8k16 {} with FP32 accumulate, {} independent accumulators "
+        "per warp, {} per warp in all, operands in registers, {} blocks x {} threads; FLOPs = "
+        "4096 per mma per warp",
+        type, peak::mma_chains, mma_iterations * peak::mma_chains, loop.blocks, peak::mma_threads);
+    loop.launch = [&](float* sink, unsigned long long* clocks) {
+        peak::launch_mma_loop(bf16, mma_iterations, loop.blocks, sink, clocks, stream);
+    };
+    auto m = measure_tensor_loop(key, loop, stream, policy);
     if (key != roofs::tensor_bf16 && key != roofs::tensor_fp16)
         m.note =
             "mma.sync, the instruction of the mma.sync and WMMA rungs; on Hopper only wgmma "
@@ -295,23 +313,20 @@ measured_peak measure_wgmma_loop(std::string_view key, bool bf16, const gpu_info
                                  const peak_progress& progress) {
     const char* type = bf16 ? "BF16" : "FP16";
     progress(fmt::format("tensor {} wgmma loop", type));
-    const int blocks = gpu.sm_count;
-    const auto t =
-        time_clocked(stream, policy, blocks, [&](device_buffer& sink, clock_log& clocks) {
-            peak::launch_wgmma_loop(bf16, wgmma_iterations, blocks, sink.get(), clocks.get(),
-                                    stream);
-        });
-    const double flops = double(blocks) * peak::wgmma_warpgroups * double(wgmma_iterations) *
-                         peak::wgmma_per_iteration * peak::wgmma_flops;
-    auto m = make_peak(
-        key, per_second(flops, median(t.ms)), "FLOP/s",
-        fmt::format("tgemm_peak_wgmma: wgmma.m64n256k16 {} with FP32 accumulate from shared "
-                    "memory, {} warpgroups per SM, {} per warpgroup, {} blocks x {} threads; "
-                    "FLOPs = 2 x 64 x 256 x 16 per wgmma; {}",
-                    type, peak::wgmma_warpgroups, wgmma_iterations * peak::wgmma_per_iteration,
-                    blocks, peak::wgmma_threads, runs_text(policy, "launches")));
-    m.clock_mhz = t.mhz;
-    return m;
+    tensor_loop loop;
+    loop.blocks = gpu.sm_count;
+    loop.flops = double(loop.blocks) * peak::wgmma_warpgroups * double(wgmma_iterations) *
+                 peak::wgmma_per_iteration * peak::wgmma_flops;
+    loop.what = fmt::format(
+        "tgemm_peak_wgmma: wgmma.m64n256k16 {} with FP32 accumulate from shared memory, {} "
+        "warpgroups per SM, {} per warpgroup, {} blocks x {} threads; FLOPs = 2 x 64 x 256 x 16 "
+        "per wgmma",
+        type, peak::wgmma_warpgroups, wgmma_iterations * peak::wgmma_per_iteration, loop.blocks,
+        peak::wgmma_threads);
+    loop.launch = [&](float* sink, unsigned long long* clocks) {
+        peak::launch_wgmma_loop(bf16, wgmma_iterations, loop.blocks, sink, clocks, stream);
+    };
+    return measure_tensor_loop(key, loop, stream, policy);
 }
 
 // Tensor cores: cuBLAS's own best kernel for an 8192³ GEMM, FP32 accumulate.
