@@ -156,34 +156,36 @@ __device__ __forceinline__ void producer(const CUtensorMap& map_a, const CUtenso
     }
 }
 
+// Calls f(m0, n0) for every tile this CTA finishes (the owner units of its schedule), in order.
+template <class Cfg, class F>
+__device__ __forceinline__ void for_each_finished_tile(const params& p, F&& f) {
+    const tile_walk w = make_walk<Cfg>(p);
+    for (int i = 0; i < w.schedule.units(w.cluster); ++i) {
+        const tensor::work_unit u = w.schedule.unit(w.cluster, i);
+        if (!u.owner) continue;
+        int m0 = 0, n0 = 0;
+        tile_origin<Cfg>(w, u.tile, m0, n0);
+        f(m0, n0);
+    }
+}
+
 // Loads the C tile of every tile this CTA finishes, each as soon as the last store has freed
 // the buffer: waiting here does not hold up the A/B copies.
 template <class Cfg>
 __device__ __forceinline__ void c_loader(const CUtensorMap& map_c, const params& p,
                                          const shared_state<Cfg>& s) {
-    const tile_walk w = make_walk<Cfg>(p);
     std::uint32_t c_phase = 0;
-    for (int i = 0; i < w.schedule.units(w.cluster); ++i) {
-        const tensor::work_unit u = w.schedule.unit(w.cluster, i);
-        if (!u.owner) continue;
-        int m0 = 0, n0 = 0;
-        tile_origin<Cfg>(w, u.tile, m0, n0);
-        load_c_tile<Cfg>(map_c, p, s, c_phase, m0, n0);
-    }
+    for_each_finished_tile<Cfg>(
+        p, [&](int m0, int n0) { load_c_tile<Cfg>(map_c, p, s, c_phase, m0, n0); });
 }
 
 // Stores each finished tile with TMA once every consumer has written its part, then frees the
-// buffer for the producer's next load of C.
+// buffer for the next load of C.
 template <class Cfg>
 __device__ __forceinline__ void storer(const CUtensorMap& map_c, const params& p,
                                        const shared_state<Cfg>& s) {
-    const tile_walk w = make_walk<Cfg>(p);
     std::uint32_t phase = 0;
-    for (int i = 0; i < w.schedule.units(w.cluster); ++i) {
-        const tensor::work_unit u = w.schedule.unit(w.cluster, i);
-        if (!u.owner) continue;
-        int m0 = 0, n0 = 0;
-        tile_origin<Cfg>(w, u.tile, m0, n0);
+    for_each_finished_tile<Cfg>(p, [&](int m0, int n0) {
         sm90::mbar_wait(s.store_ready, phase);
         phase ^= 1;
         for (int h = 0; h < Cfg::consumers; ++h)
@@ -193,7 +195,7 @@ __device__ __forceinline__ void storer(const CUtensorMap& map_c, const params& p
         sm90::tma_store_commit();
         sm90::tma_store_wait_read();
         sm90::mbar_arrive(s.c_empty);
-    }
+    });
     sm90::tma_store_wait_all();
 }
 
