@@ -4,7 +4,6 @@
 #include <string>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "model/textbook.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
@@ -61,7 +60,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto mp = model::round_up(s.m, tile);
     const auto np = model::round_up(s.n, tile);
     const auto kp = model::round_up(s.k, tile);
-    r.set(keys::flops, 2.0 * mp * np * kp + 3.0 * s.m * s.n);
+    r.flops = 2.0 * mp * np * kp + 3.0 * s.m * s.n;
     const double steps = double(kp / tile);
     const double warps = double(mp / tile) * double(np / tile) * tile;  // warps in the grid
     // Global: per step a warp (one row of the tile) reads 32 consecutive words of A and of B.
@@ -70,20 +69,20 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double b_sectors =
         double(kernels::row_segment_sectors(s.k, s.n, tile)) * double(mp / tile);
     const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, tile));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
     // Shared: per step a warp stores one conflict-free row of each tile (2 wavefronts), and
     // per i reads as[ty][i] (one broadcast word) and bs[i][0..31] (one conflict-free row).
     // ptxas fuses pairs of consecutive as[ty][i] into one LDS.64: 16 broadcast wavefronts
     // (measured on the H100: 48 load wavefronts per warp per step, not 32 + 8 for LDS.128).
-    r.set(keys::smem_store_wavefronts, warps * steps * 2);
-    r.set(keys::smem_load_wavefronts, warps * steps * (tile / 2 + tile));
+    r.smem_store_wavefronts = warps * steps * 2;
+    r.smem_load_wavefronts = warps * steps * (tile / 2 + tile);
     // DRAM: 2 CTAs of 1024 threads per SM, which drift apart; one CTA per SM stays in step,
     // so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each stream B
     // once unless the previous group's strips fit in half the L2.
     const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
     r.notes.push_back("shared: 16 LDS.64 of A (broadcast) + 32 LDS.32 of B per warp per step");
     r.notes.push_back("DRAM: the 2 CTAs per SM drift apart; " + std::to_string(d.waves) +

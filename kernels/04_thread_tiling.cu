@@ -5,7 +5,6 @@
 #include <string>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -108,7 +107,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto mp = model::round_up(s.m, bm);
     const auto np = model::round_up(s.n, bn);
     const auto kp = model::round_up(s.k, kc);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+    r.flops = 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n;
 
     // L1. A: per (warp, i, k) one broadcast sector when the row exists; every row is read by
     // one warp per CTA column. B: per (warp, i, j, k) the sectors of 32 adjacent words; summed
@@ -118,17 +117,17 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double a_sectors = double(s.m) * gx * double(s.k);
     const double b_sectors = double(mp) * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, 32, 1));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
-    r.set(keys::smem_load_wavefronts, 0);
-    r.set(keys::smem_store_wavefronts, 0);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
+    r.smem_load_wavefronts = 0;
+    r.smem_store_wavefronts = 0;
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram).
     const int per_sm = rt::ctas_per_sm(threads, registers, 0);
     const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K rounded up to 4 FFMAs "

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -127,7 +126,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto mp = model::round_up(s.m, l);
     const auto np = model::round_up(s.n, l);
     const auto kp = model::round_up(s.k, s_depth);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+    r.flops = 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n;
 
     // L1. Per slice a warp reads 4 rows × 8 words of A (twice) and 32 adjacent words of one row
     // of B (twice): over the grid, every row of A in 8-word pieces once per CTA column and every
@@ -140,8 +139,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         gx * double(rt::strided_row_sectors(s.m, s.k, s_depth, 1, 32 / s_depth));
     const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, l, v));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
 
     // Shared, per warp and slice. Stores: 2 STS of A (transposed, conflict-free thanks to the
     // pad) + 2 STS of B (32 adjacent words) = 4 wavefronts. Loads per ki: the float4 of sA is
@@ -149,16 +148,16 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // wavefronts; the float4 of sB is 16 adjacent float4s repeated by both half-warps, 4 passes
     // of 8 lanes × 16 B = 4 wavefronts. 6 per ki, 48 per slice, no bank conflicts.
     const double warp_slices = gx * gy * (threads / 32) * double(kp / s_depth);
-    r.set(keys::smem_store_wavefronts, warp_slices * 4);
-    r.set(keys::smem_load_wavefronts, warp_slices * s_depth * (2 + 4));
-    r.set(keys::smem_load_bank_conflicts, 0);
+    r.smem_store_wavefronts = warp_slices * 4;
+    r.smem_load_wavefronts = warp_slices * s_depth * (2 + 4);
+    r.smem_load_bank_conflicts = 0;
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram). See the deviation note.
     const int per_sm = rt::ctas_per_sm(threads, registers, smem_bytes);
     const auto d = rt::estimate_drifting_dram(s, l, l, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K rounded up to S = 8 "

@@ -5,7 +5,6 @@
 #include <climits>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
@@ -148,7 +147,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const std::int64_t gm = model::ceil_div(s.m, bm);
     const std::int64_t gn = model::ceil_div(s.n, bn);
     const std::int64_t steps = model::ceil_div(s.k, bk);
-    r.set(keys::flops, tmod::padded_flops(s, bm, bn, bk));
+    r.flops = tmod::padded_flops(s, bm, bn, bk);
 
     // Global loads: the float4 path issues one 16-byte load per lane, the fallback four 4-byte
     // loads whose lanes sit 16 bytes apart.
@@ -162,18 +161,18 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double b_sectors = pattern(s.k, s.n, bn, 32, 4, 4) * double(gm);
     // C: 16 lanes per row, each owning 8 consecutive columns, move 4 of them per instruction.
     const double c_sectors = pattern(s.m, s.n, bn, 16, tn, tn);
-    r.set(keys::l1_global_load_bytes, double(sector_bytes) * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(sector_bytes) * c_sectors);
+    r.l1_global_load_bytes = double(sector_bytes) * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = double(sector_bytes) * c_sectors;
 
     const auto w = smem_wavefronts_per_step();
     const double ctas = double(gm) * double(gn);
-    r.set(keys::smem_load_wavefronts, ctas * double(steps) * w.loads);
-    r.set(keys::smem_store_wavefronts, ctas * double(steps) * w.stores);
+    r.smem_load_wavefronts = ctas * double(steps) * w.loads;
+    r.smem_store_wavefronts = ctas * double(steps) * w.stores;
 
     const int per_sm = tmod::ctas_per_sm(threads, registers, 2 * bk * (bm + bn));
     const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.set(keys::dram_read_bytes, dram.total());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = dram.total();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
 
     r.notes.push_back(

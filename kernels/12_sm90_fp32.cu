@@ -9,7 +9,6 @@
 
 #include "common.cuh"
 #include "core/error.hpp"
-#include "model/levels.hpp"
 #include "rung.hpp"
 #include "sm90_fp32.cuh"
 #include "tile_model.hpp"
@@ -157,7 +156,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const std::int64_t gn = model::ceil_div(s.n, cfg::bn);
     const std::int64_t ktiles = model::ceil_div(s.k, cfg::bk);
     const double ctas = double(gm) * double(gn);
-    r.set(keys::flops, tmod::padded_flops(s, cfg::bm, cfg::bn, cfg::bk));
+    r.flops = tmod::padded_flops(s, cfg::bm, cfg::bn, cfg::bk);
 
     // Global loads through L1: the cp.async copies of A and B (counted by copy_units) and the
     // epilogue's reads of C, whose lanes sharing a row cover 4·lanes_n consecutive columns per
@@ -173,19 +172,18 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     }
     const std::int64_t a_units = copy_units(s, vec, true);
     const std::int64_t b_units = copy_units(s, vec, false);
-    r.set(keys::l1_global_load_bytes, double(sector_bytes) * double(a_units + b_units + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(sector_bytes) * double(c_sectors));
+    r.l1_global_load_bytes = double(sector_bytes) * double(a_units + b_units + c_sectors);
+    r.l1_global_store_bytes = double(sector_bytes) * double(c_sectors);
     // Every thread issues its copies for every tile, zero-filled or not.
-    r.set(keys::smem_ldgsts_bytes,
-          ctas * double(ktiles) * 4.0 * (cfg::bm * cfg::bk + cfg::bk * cfg::bn));
+    r.smem_ldgsts_bytes = ctas * double(ktiles) * 4.0 * (cfg::bm * cfg::bk + cfg::bk * cfg::bn);
 
-    r.set(keys::smem_load_wavefronts, ctas * double(ktiles) * smem_load_wavefronts_per_tile());
-    r.set(keys::smem_store_wavefronts, 0);
+    r.smem_load_wavefronts = ctas * double(ktiles) * smem_load_wavefronts_per_tile();
+    r.smem_store_wavefronts = 0;
 
     const int per_sm = tmod::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
     const auto dram = tmod::dram_reads(s, cfg::bm, cfg::bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.set(keys::dram_read_bytes, dram.total());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = dram.total();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     const std::string bk = std::to_string(cfg::bk);
     r.notes.push_back("FLOPs: every thread of the padded grid runs K rounded up to " + bk +

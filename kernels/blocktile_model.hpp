@@ -8,7 +8,6 @@
 #include <string>
 
 #include "core/shape.hpp"
-#include "model/levels.hpp"
 #include "model/rung_model.hpp"
 #include "reg_tiling_model.hpp"
 
@@ -57,7 +56,7 @@ struct config {
     const auto mp = model::round_up(s.m, c.bm);
     const auto np = model::round_up(s.n, c.bn);
     const auto kp = model::round_up(s.k, c.bk);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+    r.flops = 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n;
 
     // L1. Per slice a warp reads 4 rows × 8 words of A and 32 adjacent words of one row of B:
     // over the grid, every row of A in 8-word pieces once per CTA column and every row of B in
@@ -67,18 +66,18 @@ struct config {
     const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, c.bk, 1, 32 / c.bk));
     const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, c.c_tile_cols, c.c_stride));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
 
     const double warp_slices = gx * gy * (c.threads / 32) * double(kp / c.bk);
-    r.set(keys::smem_store_wavefronts, warp_slices * c.smem_stores);
-    r.set(keys::smem_load_wavefronts, warp_slices * c.smem_loads);
-    r.set(keys::smem_load_bank_conflicts, warp_slices * c.smem_load_conflicts);
+    r.smem_store_wavefronts = warp_slices * c.smem_stores;
+    r.smem_load_wavefronts = warp_slices * c.smem_loads;
+    r.smem_load_bank_conflicts = warp_slices * c.smem_load_conflicts;
 
     const int per_sm = rt::ctas_per_sm(c.threads, c.registers, c.smem_bytes);
     const auto d = rt::estimate_wave_dram(s, c.bm, c.bn, per_sm, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
 
     r.notes.push_back(c.flops_note);

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "core/shape.hpp"
-#include "model/levels.hpp"
 #include "model/rung_model.hpp"
 #include "tile_model.hpp"
 
@@ -60,7 +59,7 @@ struct config {
     const std::int64_t gm = model::ceil_div(s.m, c.bm);
     const std::int64_t gn = model::ceil_div(s.n, c.bn);
     const std::int64_t steps = model::ceil_div(s.k, c.bk);
-    r.set(keys::flops, tmod::padded_flops(s, c.bm, c.bn, c.bk));
+    r.flops = tmod::padded_flops(s, c.bm, c.bn, c.bk);
 
     const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
     const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
@@ -71,17 +70,17 @@ struct config {
     const double a_sectors = pattern(s.m, s.k, c.bk, c.bk / 4, 4, 4) * double(gn);
     const double b_sectors = pattern(s.k, s.n, c.bn, c.bn / 4, 4, 4) * double(gm);
     const double c_sectors = pattern(s.m, s.n, c.c_seg, c.c_seg / c.tn, c.tn, c.tn);
-    r.set(keys::l1_global_load_bytes, double(sector_bytes) * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(sector_bytes) * c_sectors);
+    r.l1_global_load_bytes = double(sector_bytes) * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = double(sector_bytes) * c_sectors;
 
     const double ctas = double(gm) * double(gn);
-    r.set(keys::smem_load_wavefronts, ctas * double(steps) * w.loads);
-    r.set(keys::smem_store_wavefronts, ctas * double(steps) * w.stores);
+    r.smem_load_wavefronts = ctas * double(steps) * w.loads;
+    r.smem_store_wavefronts = ctas * double(steps) * w.stores;
 
     const int per_sm = tmod::ctas_per_sm(c.threads, c.registers, 4 * c.bk * (c.bm + c.bn));
     const auto dram = tmod::dram_reads(s, c.bm, c.bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.set(keys::dram_read_bytes, dram.total());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = dram.total();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
 
     r.notes.push_back(

@@ -3,12 +3,12 @@
 // prediction of what the hardware counters will see.
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/shape.hpp"
+#include "model/refined_model.hpp"
 
 namespace tgemm {
 
@@ -27,20 +27,6 @@ struct textbook_model {
     // Textbook shared-memory element accesses, where the seed gives them (2N³/V, K/4 per result).
     std::optional<double> smem_accesses;
     [[nodiscard]] double ai() const { return global_bytes > 0 ? flops / global_bytes : 0; }
-};
-
-struct refined_model {
-    // Keys from model/levels.hpp. Absent means "this model does not predict it".
-    std::map<std::string, double, std::less<>> values;
-    // One line per assumption or derivation step, shown in the report.
-    std::vector<std::string> notes;
-
-    [[nodiscard]] std::optional<double> get(std::string_view key) const {
-        const auto it = values.find(key);
-        if (it == values.end()) return std::nullopt;
-        return it->second;
-    }
-    void set(std::string_view key, double v) { values[std::string(key)] = v; }
 };
 
 struct rung_model {
@@ -106,10 +92,8 @@ inline void add_dram_write_notes(refined_model& r) {
         "DRAM writes: the model counts what the kernel writes; measured writes may include up "
         "to ~20 MB of dirty L2 lines left by earlier work (the tool cannot clean L2 from user "
         "space), e.g. 2.2 MB at 1024³ where C stays in L2");
-    const auto rd = r.get("dram_read_bytes");
-    const auto wr = r.get("dram_write_bytes");
-    if (!rd || !wr) return;
-    const double total = *rd + *wr;
+    if (!r.dram_read_bytes || !r.dram_write_bytes) return;
+    const double total = *r.dram_read_bytes + *r.dram_write_bytes;
     if (foreign_write_bytes > dram_tolerance * total)
         r.notes.emplace_back(
             "DRAM deviation: " + std::to_string(std::llround(total / 1e5) / 10) + "." +

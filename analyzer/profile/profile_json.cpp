@@ -24,7 +24,9 @@ json to_json_model(const rung_model& m) {
                {"formula", m.textbook.formula}};
     if (m.textbook.loads_per_output) tb["loads_per_output"] = *m.textbook.loads_per_output;
     if (m.textbook.smem_accesses) tb["smem_accesses"] = *m.textbook.smem_accesses;
-    json rf = numbers_to_json(m.refined.values);
+    json rf = json::object();
+    for (const auto& f : refined_fields)
+        if (const auto& v = m.refined.*(f.member)) rf[std::string(f.key)] = *v;
     rf["notes"] = m.refined.notes;
     return {{"textbook", tb}, {"refined", rf}};
 }
@@ -115,7 +117,9 @@ rung_model read_model(const json& j, const std::string& where) {
     if (tb.contains("smem_accesses"))
         m.textbook.smem_accesses = need_number(tb, "smem_accesses", where + ".textbook");
     const auto& rf = need(j, "refined", where);
-    m.refined.values = read_numbers(rf, where + ".refined", true);
+    // A key that no field holds (written by a newer tool) is skipped, as unknown fields are.
+    for (const auto& [k, v] : read_numbers(rf, where + ".refined", true))
+        if (refined_model::holds(k)) m.refined.set(k, v);
     if (const auto it = rf.find("notes"); it != rf.end() && it->is_array())
         for (const auto& n : *it)
             if (n.is_string()) m.refined.notes.push_back(n.get<std::string>());

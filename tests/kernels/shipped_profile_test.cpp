@@ -30,6 +30,9 @@ double get(const std::map<std::string, double, std::less<>>& m, std::string_view
     const auto it = m.find(k);
     return it == m.end() ? NAN : it->second;
 }
+double get(const refined_model& r, std::string_view k) {
+    return r.get(k).value_or(NAN);
+}
 
 bool has_dram_note(const rung_model& m) {
     return std::any_of(m.refined.notes.begin(), m.refined.notes.end(),
@@ -66,7 +69,7 @@ TEST_P(ShippedProfile, RefinedModelsPredictTheCounters) {
         const auto* r = rung_registry::get().try_find(m.kernel);
         ASSERT_NE(r, nullptr) << m.kernel;
         const auto model = r->model(m.size, mc);
-        const auto& pred = model.refined.values;
+        const auto& pred = model.refined;
         const auto where = m.kernel + " at " + to_arg(m.size);
 
         // FLOPs: the instrumented counters are exact, so is the model.

@@ -57,7 +57,8 @@ profile sample() {
                         .formula = "f",
                         .loads_per_output = 2048,
                         .smem_accesses = std::nullopt};
-    m.model.refined.set(keys::flops, 2150629376);
+    m.model.refined.flops = 2150629376;
+    m.model.refined.tma_multicast_bytes = 4096;
     m.model.refined.notes = {"a note"};
     p.measurements.push_back(m);
     measurement skipped = m;
@@ -105,6 +106,9 @@ TEST(ProfileIo, RoundTripsEveryField) {
     EXPECT_EQ(dump_profile(q), text);
     ASSERT_EQ(q.measurements.size(), 2u);
     EXPECT_EQ(q.measurements[0].counter(keys::flops), 2150629376);
+    EXPECT_EQ(q.measurements[0].model.refined.flops, 2150629376);
+    EXPECT_EQ(q.measurements[0].model.refined.tma_multicast_bytes, 4096);
+    EXPECT_FALSE(q.measurements[0].model.refined.l2_bytes);   // not predicted: absent
     EXPECT_FALSE(q.measurements[0].counter(keys::l2_bytes));  // absent, not 0
     EXPECT_EQ(q.peaks.at("dram").measured, 3.0e12);
     EXPECT_FALSE(q.peaks.at("fp32").measured);
@@ -185,4 +189,14 @@ TEST(ProfileIo, UnwritableFolderIsAUsageError) {
         EXPECT_EQ(e.kind(), error_kind::usage);
         EXPECT_NE(std::string(e.what()).find("/proc/tgemm-cannot"), std::string::npos);
     }
+}
+
+// A refined key that this tool has no field for (written by a newer tool) is skipped, like any
+// unknown field; the keys it knows still arrive.
+TEST(ProfileIo, UnknownRefinedKeysAreSkipped) {
+    const auto text =
+        with(dump_profile(sample()), "\"notes\": [", "\"a_future_counter\": 5.0,\n\"notes\": [");
+    const auto q = parse_profile(text, "mem");
+    EXPECT_EQ(q.measurements[0].model.refined.flops, 2150629376);
+    EXPECT_FALSE(q.measurements[0].model.refined.get("a_future_counter"));
 }
