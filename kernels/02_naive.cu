@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common.cuh"
+#include "gpu/occupancy.hpp"
 #include "model/textbook.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
@@ -12,6 +13,8 @@ namespace tgemm {
 namespace {
 
 constexpr int block = 32;
+// ptxas (nvcc 13.0, sm_90a) allocates 32 registers to the kernel.
+constexpr int registers = 32;
 
 __global__ void naive_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                              float beta, float* c) {
@@ -51,19 +54,19 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.l1_global_store_bytes = sector_bytes * c_sectors;
     r.smem_load_wavefronts = 0;
     r.smem_store_wavefronts = 0;
-    // DRAM: 1024 threads per CTA → 2 CTAs per SM (at most 32 registers), 264 resident. The
-    // whole wave of 264 (2.06 row strips, every column tile) stays in step and streams B once
-    // (the measured 4096³ read says so; smem_tiling, same grid, does not: see the deviation
-    // note). A wave's strips are found again by the next one when they fit in half the L2.
-    const auto d = kernels::reg_tiling::estimate_wave_dram(
-        s, block, block, kernels::reg_tiling::ctas_per_sm(block * block, 32, 0), mc);
+    // DRAM: 1024 threads per CTA → 2 CTAs per SM on the H100, 264 resident. The whole wave of
+    // 264 (2.06 row strips, every column tile) stays in step and streams B once (the measured
+    // 4096³ read says so; smem_tiling, same grid, does not: see the deviation note). A wave's
+    // strips are found again by the next one when they fit in half the L2.
+    const int per_sm = resident_ctas_per_sm(mc.limits, {block * block, registers, 0});
+    const auto d = kernels::reg_tiling::estimate_wave_dram(s, block, block, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     r.notes.push_back(
         "L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
         "128-byte line: N³/32 · 160 B for a cube");
-    r.notes.push_back("DRAM: 2 CTAs of 1024 threads per SM; " + std::to_string(d.waves) +
-                      " waves of " + std::to_string(d.ctas_per_wave) +
+    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " of 1024 threads per SM; " +
+                      std::to_string(d.waves) + " waves of " + std::to_string(d.ctas_per_wave) +
                       " CTAs, each reads the A and B strips it touches unless the previous "
                       "wave's strips fit in half the L2");
     r.notes.push_back(

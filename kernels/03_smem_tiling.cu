@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common.cuh"
+#include "gpu/occupancy.hpp"
 #include "model/textbook.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
@@ -12,6 +13,9 @@ namespace tgemm {
 namespace {
 
 constexpr int tile = 32;
+// ptxas (nvcc 13.0, sm_90a) allocates 31 registers to the kernel; its two tiles are 8 KB.
+constexpr int registers = 31;
+constexpr int smem_bytes = 2 * tile * tile * 4;
 
 __global__ void smem_tiling_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                                    float beta, float* c) {
@@ -77,16 +81,19 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // (measured on the H100: 48 load wavefronts per warp per step, not 32 + 8 for LDS.128).
     r.smem_store_wavefronts = warps * steps * 2;
     r.smem_load_wavefronts = warps * steps * (tile / 2 + tile);
-    // DRAM: 2 CTAs of 1024 threads per SM, which drift apart; one CTA per SM stays in step,
-    // so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each stream B
-    // once unless the previous group's strips fit in half the L2.
+    // DRAM: 2 CTAs of 1024 threads per SM on the H100, which drift apart; one CTA per SM stays
+    // in step, so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each
+    // stream B once unless the previous group's strips fit in half the L2.
+    const int per_sm = resident_ctas_per_sm(mc.limits, {tile * tile, registers, smem_bytes});
     const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
     r.notes.push_back("shared: 16 LDS.64 of A (broadcast) + 32 LDS.32 of B per warp per step");
-    r.notes.push_back("DRAM: the 2 CTAs per SM drift apart; " + std::to_string(d.waves) +
-                      " groups of " + std::to_string(d.ctas_per_wave) +
+    r.notes.push_back("DRAM: " +
+                      (per_sm > 1 ? "the " + model::ctas(per_sm) + " per SM drift apart; "
+                                  : std::string("1 CTA per SM; ")) +
+                      std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");
     model::add_dram_write_notes(r);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common.cuh"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -27,7 +28,8 @@ constexpr int min_ctas_per_sm = 5;
 constexpr int registers = 48;
 static_assert(threads_x == 32, "a warp must be one row of threads so A is a broadcast");
 static_assert(threads % 32 == 0, "whole warps only");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, 0) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, {threads, registers, 0}) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 static_assert(kc >= 1 && kc <= 16, "the A chunk lives in registers next to V² accumulators");
 
@@ -124,7 +126,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram).
-    const int per_sm = rt::ctas_per_sm(threads, registers, 0);
+    const int per_sm = resident_ctas_per_sm(mc.limits, {threads, registers, 0});
     const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -139,7 +141,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "32 adjacent words (4 sectors when aligned): padded M · K·N/8 sectors");
     r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
     r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM, which drift apart; " +
+                      model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common.cuh"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -24,7 +25,8 @@ constexpr int bn = threads_x * v;  // 128 columns of C per CTA
 constexpr int min_ctas_per_sm = 5;
 constexpr int registers = 48;
 static_assert(threads_x == 32, "a warp must be one row of threads so A is a broadcast");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, 0) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, {threads, registers, 0}) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 static_assert(v * v + 2 * v <= 64, "V² accumulators and 2V operands must fit in registers");
 
@@ -113,7 +115,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram).
-    const int per_sm = rt::ctas_per_sm(threads, registers, 0);
+    const int per_sm = resident_ctas_per_sm(mc.limits, {threads, registers, 0});
     const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -127,7 +129,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "aligned): padded M/V · K·N/8 sectors");
     r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
     r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM, which drift apart; " +
+                      model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");

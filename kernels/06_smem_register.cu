@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common.cuh"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -34,7 +35,8 @@ static_assert(side == 16, "a warp must span one thread row pair: lanes 0-15 and 
 static_assert(l * s_depth % threads == 0, "every thread fetches the same number of words");
 static_assert(threads % s_depth == 0 && threads % l == 0 && 32 % s_depth == 0,
               "the fetch maps a warp to whole rows of the A slice and one row piece of B");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, {threads, registers, smem_bytes}) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 static_assert(sa_pitch % 4 == 0, "sA rows must stay 16-byte aligned for float4 reads");
 
@@ -154,7 +156,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram). See the deviation note.
-    const int per_sm = rt::ctas_per_sm(threads, registers, smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, {threads, registers, smem_bytes});
     const auto d = rt::estimate_drifting_dram(s, l, l, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -179,7 +181,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "shared stores: sA rows padded to 68 words make the transposing store "
         "conflict-free; 4 wavefronts per warp per slice");
     r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM, which drift apart; " +
+                      model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");

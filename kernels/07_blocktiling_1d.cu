@@ -5,7 +5,7 @@
 
 #include "blocktile_model.hpp"
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -32,7 +32,8 @@ static_assert(bn == 64 && bk == 8,
               "the fetch maps a warp to 4 rows × 8 words of A and to 32 "
               "words of one row of B");
 static_assert(bk % 4 == 0, "a thread reads its rows of As as float4s along K");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, {threads, registers, smem_bytes}) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 
 // As keeps A's layout, row-major BM×BK: one thread's TM rows are TM·BK adjacent words, read as

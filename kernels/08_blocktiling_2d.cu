@@ -5,7 +5,7 @@
 
 #include "blocktile_model.hpp"
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -34,7 +34,8 @@ static_assert(bm * bk % threads == 0 && bk * bn % threads == 0,
 static_assert(threads % bk == 0 && threads % bn == 0 && 32 % bk == 0,
               "the fetch maps a warp to 4 rows × 8 words of A and to 32 words of one row of B");
 static_assert(bk % 4 == 0 && tn % 4 == 0, "thread rows of As and of Bs are read as float4s");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, {threads, registers, smem_bytes}) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 
 // As keeps A's layout, row-major BM×BK, and a thread reads each of its TM rows as BK/4 float4s

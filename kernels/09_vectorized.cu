@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "common.cuh"
+#include "gpu/occupancy.hpp"
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
@@ -25,6 +26,8 @@ static_assert(bk * bn == 4 * threads, "one float4 of B per thread per K step");
 static_assert(tm % 4 == 0 && tn % 4 == 0, "thread tiles are read as float4");
 // ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel: 2 CTAs per SM.
 constexpr int registers = 110;
+// The two tiles, A transposed and B: 8 KB.
+constexpr int smem_bytes = (bk * bm + bk * bn) * 4;
 
 template <bool Vec>
 __global__ void __launch_bounds__(threads)
@@ -169,7 +172,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_load_wavefronts = ctas * double(steps) * w.loads;
     r.smem_store_wavefronts = ctas * double(steps) * w.stores;
 
-    const int per_sm = tmod::ctas_per_sm(threads, registers, 2 * bk * (bm + bn));
+    const int per_sm = resident_ctas_per_sm(mc.limits, {threads, registers, smem_bytes});
     const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
     r.dram_read_bytes = dram.total();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -192,9 +195,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "shared: per warp per k, 2 LDS.128 of A (two addresses, lanes paired: 2 "
         "wavefronts each) and 2 of B (16 lanes 32 bytes apart: 8 wavefronts each)");
-    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTAs per SM (" +
-                      std::to_string(registers) + " registers × 256 threads), so " +
-                      std::to_string(dram.waves) +
+    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(registers) +
+                      " registers × 256 threads), so " + std::to_string(dram.waves) +
                       " waves; each wave re-reads the strips of A and B it touches when A + B "
                       "exceed half the L2, C read once");
     return m;

@@ -5,7 +5,6 @@
 #include <climits>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"

@@ -9,6 +9,7 @@
 
 #include "common.cuh"
 #include "core/error.hpp"
+#include "gpu/occupancy.hpp"
 #include "rung.hpp"
 #include "sm90_fp32.cuh"
 #include "tile_model.hpp"
@@ -20,7 +21,8 @@ using cfg = sm90_fp32::rung_config;
 // ptxas (nvcc 13.0, sm_90 and sm_90a) allocates this many registers to every path (scalar,
 // float4, whole tiles) of rung_config's kernel, with no spills: one CTA of 8 warps per SM.
 constexpr int registers = 255;
-static_assert(registers * cfg::threads * cfg::min_ctas_per_sm <= 65536,
+static_assert(ctas_per_sm(sm_limits_cc90, {cfg::threads, registers, cfg::smem_bytes}) >=
+                  cfg::min_ctas_per_sm,
               "update `registers` from ptxas -v when rung_config changes");
 
 void launch(const gemm_args& g, const launch_context& ctx) {
@@ -180,7 +182,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_load_wavefronts = ctas * double(ktiles) * smem_load_wavefronts_per_tile();
     r.smem_store_wavefronts = 0;
 
-    const int per_sm = tmod::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, {cfg::threads, registers, cfg::smem_bytes});
     const auto dram = tmod::dram_reads(s, cfg::bm, cfg::bn, std::int64_t(per_sm) * mc.sm_count, mc);
     r.dram_read_bytes = dram.total();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -213,9 +215,9 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "shared stores: none counted: cp.async writes shared memory as LDGSTS, "
         "measured as smem_ldgsts_bytes = (BM + BN)·BK·4 B per CTA per K tile");
-    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTA(s) per SM (" +
-                      std::to_string(registers) + " registers × " + std::to_string(cfg::threads) +
-                      " threads, " + std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " +
+    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(registers) +
+                      " registers × " + std::to_string(cfg::threads) + " threads, " +
+                      std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " +
                       std::to_string(dram.waves) +
                       " waves; each wave re-reads the strips of A and B it touches when A + B "
                       "exceed half the L2, C read once");
@@ -246,10 +248,11 @@ rung make() {
                 if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
                     return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
                 if (auto why = kernels::grid_rows_exceeded(s, cfg::bm)) return why;
-                if (gpu.smem_per_block_optin > 0 && gpu.smem_per_block_optin < cfg::smem_bytes)
+                if (gpu.limits.smem_per_cta_optin > 0 &&
+                    gpu.limits.smem_per_cta_optin < cfg::smem_bytes)
                     return "needs " + std::to_string(cfg::smem_bytes) +
                            " bytes of shared memory per block; this GPU allows " +
-                           std::to_string(gpu.smem_per_block_optin);
+                           std::to_string(gpu.limits.smem_per_cta_optin);
                 return std::nullopt;
             }};
 }

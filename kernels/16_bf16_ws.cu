@@ -31,8 +31,7 @@ rung make() {
             },
             .model =
                 [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(
-                        kernels::tensor_model::model_bf16_ws(s, {mc.l2_bytes, mc.sm_count}));
+                    return kernels::to_rung_model(kernels::tensor_model::model_bf16_ws(s, mc));
                 },
             .can_run =
                 [](const gpu_info& gpu, const shape& s) {

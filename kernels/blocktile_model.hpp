@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/shape.hpp"
+#include "gpu/occupancy.hpp"
 #include "model/rung_model.hpp"
 #include "reg_tiling_model.hpp"
 
@@ -74,7 +75,7 @@ struct config {
     r.smem_load_wavefronts = warp_slices * c.smem_loads;
     r.smem_load_bank_conflicts = warp_slices * c.smem_load_conflicts;
 
-    const int per_sm = rt::ctas_per_sm(c.threads, c.registers, c.smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, {c.threads, c.registers, c.smem_bytes});
     const auto d = rt::estimate_wave_dram(s, c.bm, c.bn, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/shape.hpp"
+#include "gpu/occupancy.hpp"
 #include "model/rung_model.hpp"
 #include "tile_model.hpp"
 
@@ -77,7 +78,9 @@ struct config {
     r.smem_load_wavefronts = ctas * double(steps) * w.loads;
     r.smem_store_wavefronts = ctas * double(steps) * w.stores;
 
-    const int per_sm = tmod::ctas_per_sm(c.threads, c.registers, 4 * c.bk * (c.bm + c.bn));
+    // The two tiles of the block, A transposed and B, BK deep.
+    const int per_sm =
+        resident_ctas_per_sm(mc.limits, {c.threads, c.registers, 4 * c.bk * (c.bm + c.bn)});
     const auto dram = tmod::dram_reads(s, c.bm, c.bn, std::int64_t(per_sm) * mc.sm_count, mc);
     r.dram_read_bytes = dram.total();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -93,9 +96,8 @@ struct config {
     r.notes.push_back(c.c_note);
     r.notes.push_back(c.smem_store_note);
     r.notes.push_back(c.smem_load_note);
-    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTAs per SM (" +
-                      std::to_string(c.registers) + " registers × 128 threads), so " +
-                      std::to_string(dram.waves) +
+    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(c.registers) +
+                      " registers × 128 threads), so " + std::to_string(dram.waves) +
                       " waves; each wave re-reads the strips of A and B it touches when A + B "
                       "exceed half the L2, C read once");
     return m;

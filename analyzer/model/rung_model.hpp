@@ -7,16 +7,31 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/shape.hpp"
+#include "gpu/gpu_info.hpp"
+#include "gpu/sm_limits.hpp"
 #include "model/refined_model.hpp"
 
 namespace tgemm {
 
-// The machine facts a refined model may depend on.
+// The machine facts a refined model may depend on: those of the GPU it predicts (the spec
+// database's, or a measured device's own), never constants of one architecture.
 struct model_context {
-    std::int64_t l2_bytes = 50LL << 20;
-    int sm_count = 132;
+    std::int64_t l2_bytes = 0;
+    int sm_count = 0;
+    sm_limits limits;  // for gpu/occupancy.hpp
 };
+
+// The context of `gpu`. Throws error_kind::input when its SM limits are unknown (an old profile
+// of a GPU the spec database does not know): no model can place its CTAs then.
+[[nodiscard]] inline model_context model_context_for(const gpu_info& gpu) {
+    if (!gpu.limits.known() || gpu.l2_bytes <= 0 || gpu.sm_count <= 0)
+        throw error(error_kind::input, "no SM limits, L2 size or SM count for GPU '" + gpu.key +
+                                           "' (compute capability " + gpu.cc +
+                                           "): the models cannot predict it");
+    return {gpu.l2_bytes, gpu.sm_count, gpu.limits};
+}
 
 struct textbook_model {
     double flops = 0;         // the seed count, 2MNK + 2MN
@@ -55,6 +70,11 @@ inline constexpr double fp32_bytes = 4.0;
 [[nodiscard]] inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) {
     return (x + d - 1) / d;
 }
+// "1 CTA", "2 CTAs": a count of CTAs in a note.
+[[nodiscard]] inline std::string ctas(int n) {
+    return std::to_string(n) + (n == 1 ? " CTA" : " CTAs");
+}
+
 // Compulsory DRAM traffic: A and B read once, C read once (β ≠ 0) and written once.
 [[nodiscard]] inline double compulsory_read_bytes(const shape& s) {
     return fp32_bytes * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n);

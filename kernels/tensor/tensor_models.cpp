@@ -38,7 +38,7 @@ void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_
         "what the last wave leaves dirty in L2");
 }
 
-tensor_counts model_cublas_bf16(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_cublas_bf16(const shape& s, const model_context& mc) {
     tensor_counts r;
     r.textbook.flops =
         2.0 * double(s.m) * double(s.n) * double(s.k) + 2.0 * double(s.m) * double(s.n);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "model/rung_model.hpp"
 
 namespace tgemm::kernels::tensor_model {
 
@@ -57,28 +58,18 @@ struct tensor_counts {
     std::vector<std::string> notes;
 };
 
-struct tensor_model_context {
-    std::int64_t l2_bytes = 50LL << 20;
-    int sm_count = 132;
-};
-
 // Rungs 13–17 (the configurations of tensor_rungs.hpp).
-[[nodiscard]] tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_mma(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_ws(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_cluster(const shape& s, const tensor_model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_wmma(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_mma(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_ws(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_cluster(const shape& s, const model_context& mc);
 // cuBLAS BF16 (GemmEx): its kernel is cuBLAS's choice, so only compulsory traffic.
-[[nodiscard]] tensor_counts model_cublas_bf16(const shape& s, const tensor_model_context& mc);
+[[nodiscard]] tensor_counts model_cublas_bf16(const shape& s, const model_context& mc);
 
 // The tuning sweep's controls measured beside rungs 16 and 17 (tensor_rungs.hpp): the same
 // model, other configurations.
-[[nodiscard]] tensor_counts model_ws_tma_control(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_cluster_nomc_control(const shape& s,
-                                                       const tensor_model_context& mc);
-
-// Persistent grid of rungs 16 and 17: clusters = min(resident clusters, tiles), one CTA per SM
-// (cudaOccupancyMaxActiveClusters gives 132 clusters of 1 and 66 of 2 on the H100).
-[[nodiscard]] int ws_resident_clusters(int sm_count, int cluster_m);
+[[nodiscard]] tensor_counts model_ws_tma_control(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_cluster_nomc_control(const shape& s, const model_context& mc);
 
 }  // namespace tgemm::kernels::tensor_model

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "gpu/occupancy.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
@@ -21,7 +22,7 @@ constexpr int registers = 154;
 
 }  // namespace
 
-tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc) {
     tensor_counts r;
     r.textbook = textbook(s, cfg::bm, cfg::bn, 64, cfg::bn, "wgmma m64n128: B re-read per m64");
     const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
@@ -88,12 +89,12 @@ tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc) {
     r.l1_global_store_bytes = double(sector) * c_sectors;
     r.l2_requested_bytes = double(sector) * (double(t.requested_sectors) + c_l2);
 
-    const int per_sm = tile_model::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, {cfg::threads, registers, cfg::smem_bytes});
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
     set_dram(r, s, w, mc.l2_bytes,
-             std::to_string(per_sm) + " CTA per SM (" + std::to_string(cfg::smem_bytes / 1024) +
+             model::ctas(per_sm) + " per SM (" + std::to_string(cfg::smem_bytes / 1024) +
                  " KB of shared memory), CTAs start in blockIdx order");
 
     r.notes.push_back("tensor FLOPs: 2·" + std::to_string(gm * cfg::bm) + "·" +

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "gpu/occupancy.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
@@ -129,7 +130,7 @@ std::int64_t epilogue_loads(std::int64_t valid_rows, std::int64_t valid_cols) {
 
 }  // namespace
 
-tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
     tensor_counts r;
     r.textbook = textbook(s, cfg::bm, cfg::bn, cfg::wm, cfg::wn, "warp tile 32×64");
     const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
@@ -230,12 +231,12 @@ tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
     // CTAs of one SM share a strip in time.
     r.l2_requested_bytes = r.l1_global_load_bytes;
 
-    const int per_sm = tile_model::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, {cfg::threads, registers, cfg::smem_bytes});
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
     set_dram(r, s, w, mc.l2_bytes,
-             std::to_string(per_sm) + " CTAs per SM (" + std::to_string(registers) +
+             model::ctas(per_sm) + " per SM (" + std::to_string(registers) +
                  " registers × 256 threads), CTAs start in blockIdx order");
 
     r.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +

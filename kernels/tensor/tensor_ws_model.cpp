@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "gpu/occupancy.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
@@ -17,11 +18,22 @@
 
 namespace tgemm::kernels::tensor_model {
 
-int ws_resident_clusters(int sm_count, int cluster_m) {
-    return sm_count / cluster_m;
-}
-
 namespace {
+
+// ptxas (nvcc 13.0, sm_90a) caps the kernel at 168 registers per thread: __launch_bounds__(384,
+// 1) leaves 65536 / 384 = 170, rounded down to the allocation's 8; setmaxnreg then moves them
+// between the warpgroups, within the same total.
+constexpr int ws_registers = 168;
+
+// The persistent grid's clusters resident at once: every SM's CTAs (one: the launch bounds and
+// the shared memory allow no second) in clusters of cluster_m. cudaOccupancyMaxActiveClusters
+// gives the same on the H100: 132 clusters of 1, 66 of 2.
+template <class Cfg>
+int resident_clusters(const model_context& mc) {
+    const int per_sm =
+        resident_ctas_per_sm(mc.limits, {Cfg::threads, ws_registers, Cfg::smem_bytes});
+    return mc.sm_count * per_sm / Cfg::cluster_m;
+}
 
 // ldmatrix (reading β·C) and stmatrix (writing the result) wavefronts of one CTA's TMA epilogue
 // of one tile, through the kernel's own layout of the C buffer.
@@ -67,7 +79,7 @@ std::array<std::int64_t, 2> direct_c_sectors(const shape& s, std::int64_t m0, st
 }
 
 template <class Cfg>
-tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_ws(const shape& s, const model_context& mc) {
     tensor_counts r;
     const int bm = Cfg::bm, bn = Cfg::bn, cm = Cfg::cluster_m;
     const bool tma_epi = Cfg::epi == bf16_ws::epilogue::tma;
@@ -89,7 +101,7 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
     const std::int64_t tiles_n = ceil_div(s.n, bn);
     const std::int64_t kt = ceil_div(s.k, Cfg::bk);
     const int tiles = static_cast<int>(tiles_m * tiles_n);
-    const int clusters = std::min(ws_resident_clusters(mc.sm_count, cm), tiles);
+    const int clusters = std::min(resident_clusters<Cfg>(mc), tiles);
     const auto sched =
         tensor::ws_schedule::make(clusters, tiles, static_cast<int>(kt), Cfg::stream_k);
 
@@ -198,16 +210,16 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
     r.dram_read_bytes = w.total();
     r.dram_write_bytes = dram_write_bytes(s, mc.l2_bytes);
 
-    r.notes.push_back(
-        "grid: " + std::to_string(clusters) + " clusters of " + std::to_string(cm) + " (min(" +
-        std::to_string(ws_resident_clusters(mc.sm_count, cm)) + " resident, " +
-        std::to_string(tiles) + " tiles of " + std::to_string(bm * cm) + "×" + std::to_string(bn) +
-        ")), " + std::to_string(kt) + " k-tiles of 64; " +
-        (sched.sk_share > 0 ? std::to_string(sched.dp_tiles) + " whole tiles, " +
-                                  std::to_string(tiles - sched.dp_tiles) + " split by stream-K, " +
-                                  std::to_string(sched.sk_share) + " k-iterations per cluster"
-                            : "whole tiles only (no stream-K tail)") +
-        " (tensor::ws_schedule)");
+    r.notes.push_back("grid: " + std::to_string(clusters) + " clusters of " + std::to_string(cm) +
+                      " (min(" + std::to_string(resident_clusters<Cfg>(mc)) + " resident, " +
+                      std::to_string(tiles) + " tiles of " + std::to_string(bm * cm) + "×" +
+                      std::to_string(bn) + ")), " + std::to_string(kt) + " k-tiles of 64; " +
+                      (sched.sk_share > 0
+                           ? std::to_string(sched.dp_tiles) + " whole tiles, " +
+                                 std::to_string(tiles - sched.dp_tiles) + " split by stream-K, " +
+                                 std::to_string(sched.sk_share) + " k-iterations per cluster"
+                           : "whole tiles only (no stream-K tail)") +
+                      " (tensor::ws_schedule)");
     r.notes.push_back("tensor FLOPs: every unit's k-tiles × 2·" + std::to_string(bm) + "·" +
                       std::to_string(bn) + "·64 per CTA (padded tiles; TMA fills the edges)");
     r.notes.push_back("gmma bytes: per CTA and k-tile " + std::to_string(Cfg::consumers) +
@@ -251,16 +263,16 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
 
 }  // namespace
 
-tensor_counts model_bf16_ws(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_ws(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::ws>(s, mc);
 }
-tensor_counts model_bf16_cluster(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_cluster(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::cluster>(s, mc);
 }
-tensor_counts model_ws_tma_control(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_ws_tma_control(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::ws_tma_control>(s, mc);
 }
-tensor_counts model_cluster_nomc_control(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_cluster_nomc_control(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::cluster_nomc_control>(s, mc);
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "core/error.hpp"
 #include "rung.hpp"
 
@@ -30,7 +32,7 @@ TEST(Registry, EveryRungHasAModelAndALauncher) {
         EXPECT_TRUE(static_cast<bool>(r->launch) != static_cast<bool>(r->prepare)) << r->id;
         EXPECT_TRUE(static_cast<bool>(r->model)) << r->id;
         EXPECT_TRUE(static_cast<bool>(r->can_run)) << r->id;
-        const auto m = r->model(shape{256, 256, 256}, model_context{});
+        const auto m = r->model(shape{256, 256, 256}, test::h100());
         EXPECT_GT(m.textbook.flops, 0) << r->id;
         EXPECT_GT(m.textbook.global_bytes, 0) << r->id;
     }

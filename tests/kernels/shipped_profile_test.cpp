@@ -62,7 +62,7 @@ TEST_P(ShippedProfile, IsAMeasuredProfileOfTheWholeLadder) {
 
 TEST_P(ShippedProfile, RefinedModelsPredictTheCounters) {
     const auto p = shipped(GetParam());
-    const model_context mc{p.gpu.l2_bytes, p.gpu.sm_count};
+    const auto mc = model_context_for(p.gpu);
     int compared = 0;
     for (const auto& m : p.measurements) {
         if (m.skipped || m.kernel == "cublas") continue;

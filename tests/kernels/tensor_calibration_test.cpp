@@ -4,6 +4,8 @@
 // model-vs-measured table of that document.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -23,7 +25,7 @@ using namespace tgemm::kernels::tensor_model;
 
 namespace {
 
-using model_fn = tensor_counts (*)(const shape&, const tensor_model_context&);
+using model_fn = tensor_counts (*)(const shape&, const model_context&);
 
 struct known_kernel {
     std::string name;       // as the document's table names it
@@ -296,7 +298,7 @@ TEST(TensorCalibration, EveryModelledCounterWithinItsTolerance) {
     const auto kernels = known_kernels();
     const auto all = counters();
     const bool table = std::getenv("TGEMM_TENSOR_TABLE") != nullptr;
-    const tensor_model_context h100{};  // 50 MiB of L2, 132 SMs
+    const auto h100 = test::h100();  // 50 MiB of L2, 132 SMs
     int compared = 0, asserted = 0;
     for (const auto& f : files) {
         const auto blocks = test::read_ncu_blocks(dir + f.file);

@@ -3,6 +3,8 @@
 // Nsight Compute is tensor_calibration_test.cpp.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
@@ -13,10 +15,7 @@ using namespace tgemm::kernels::tensor_model;
 
 namespace {
 
-// The H100: 50 MiB of L2, 132 SMs.
-tensor_model_context h100() {
-    return {};
-}
+using test::h100;
 constexpr double mib = 1024.0 * 1024.0;
 
 }  // namespace

@@ -385,7 +385,7 @@ TEST_F(markdown_report_test, hierarchical_table_marks_the_bounding_level) {
     // smem_tiling's shared wavefronts: 2 × 4.03 G × 128 B with the 2-way conflicts.
     EXPECT_TRUE(contains(md, "| smem_tiling | shared | 549.8 GB | 515.4 GB | 1.03 TB | 0.25 |"));
     EXPECT_TRUE(contains(md,
-                         "This profile (schema 1.1) has no L2 or shared roof: those levels show "
+                         "This profile (schema 1.2) has no L2 or shared roof: those levels show "
                          "bytes and AI but allow no FLOP/s and bound no rung."));
 }
 
