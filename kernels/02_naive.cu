@@ -13,8 +13,10 @@ namespace tgemm {
 namespace {
 
 constexpr int block = 32;
-// ptxas (nvcc 13.0, sm_90a) allocates 32 registers to the kernel.
-constexpr int registers = 32;
+// One output per thread, K walked an element at a time; ptxas (nvcc 13.0, sm_90a) allocates 32
+// registers.
+constexpr kernels::launch_info info{
+    .tile_m = block, .tile_n = block, .tile_k = 1, .threads = block * block, .registers = 32};
 
 __global__ void naive_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                              float beta, float* c) {
@@ -58,7 +60,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // 264 (2.06 row strips, every column tile) stays in step and streams B once (the measured
     // 4096³ read says so; smem_tiling, same grid, does not: see the deviation note). A wave's
     // strips are found again by the next one when they fit in half the L2.
-    const int per_sm = resident_ctas_per_sm(mc.limits, {block * block, registers, 0});
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = kernels::reg_tiling::estimate_wave_dram(s, block, block, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -85,6 +87,7 @@ rung make() {
             .seed = "seed 003 kernel 01",
             .params = "32×32 threads, one output each, threadIdx.x → column",
             .kernel_symbol = "naive_kernel",
+            .config = kernels::with_kernel(info, naive_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {

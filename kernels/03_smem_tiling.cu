@@ -13,9 +13,13 @@ namespace tgemm {
 namespace {
 
 constexpr int tile = 32;
-// ptxas (nvcc 13.0, sm_90a) allocates 31 registers to the kernel; its two tiles are 8 KB.
-constexpr int registers = 31;
-constexpr int smem_bytes = 2 * tile * tile * 4;
+// Its two tiles are 8 KB of shared memory; ptxas (nvcc 13.0, sm_90a) allocates 31 registers.
+constexpr kernels::launch_info info{.tile_m = tile,
+                                    .tile_n = tile,
+                                    .tile_k = tile,
+                                    .threads = tile * tile,
+                                    .smem_bytes = 2 * tile * tile * 4,
+                                    .registers = 31};
 
 __global__ void smem_tiling_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                                    float beta, float* c) {
@@ -84,7 +88,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // DRAM: 2 CTAs of 1024 threads per SM on the H100, which drift apart; one CTA per SM stays
     // in step, so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each
     // stream B once unless the previous group's strips fit in half the L2.
-    const int per_sm = resident_ctas_per_sm(mc.limits, {tile * tile, registers, smem_bytes});
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -107,6 +111,7 @@ rung make() {
             .seed = "seed 002; seed 003 kernel 02",
             .params = "32×32 tile, 1024 threads, one output each",
             .kernel_symbol = "smem_tiling_kernel",
+            .config = kernels::with_kernel(info, smem_tiling_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {

@@ -24,11 +24,18 @@ constexpr int threads = side * side;
 // 8 k) then land on 32 different banks, and rows stay 16-byte aligned for the float4 reads.
 constexpr int sa_pitch = l + 4;
 constexpr int smem_bytes = (s_depth * sa_pitch + s_depth * l) * 4;
-// Four CTAs per SM: ptxas (nvcc 13.0, sm_90) takes 63 of the 64 registers that leaves (51
+// Four CTAs per SM: ptxas (nvcc 13.0, sm_90a) takes 63 of the 64 registers that leaves (51
 // unbounded; five CTAs would need 48). The DRAM model's CTAs in flight follow from these numbers
 // (check with ncu's launch__registers_per_thread).
 constexpr int min_ctas_per_sm = 4;
-constexpr int registers = 63;
+constexpr kernels::launch_info info{.tile_m = l,
+                                    .tile_n = l,
+                                    .tile_k = s_depth,
+                                    .thread_m = v,
+                                    .thread_n = v,
+                                    .threads = threads,
+                                    .smem_bytes = smem_bytes,
+                                    .registers = 63};
 static_assert(v == 4, "a thread reads its V rows of sA and V columns of sB as one float4 each");
 static_assert(l % v == 0 && threads % 32 == 0, "whole threads per side and whole warps");
 static_assert(side == 16, "a warp must span one thread row pair: lanes 0-15 and 16-31");
@@ -36,7 +43,7 @@ static_assert(l * s_depth % threads == 0, "every thread fetches the same number 
 static_assert(threads % s_depth == 0 && threads % l == 0 && 32 % s_depth == 0,
               "the fetch maps a warp to whole rows of the A slice and one row piece of B");
 // The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
-static_assert(ctas_per_sm(sm_limits_cc90, {threads, registers, smem_bytes}) >= min_ctas_per_sm,
+static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 static_assert(sa_pitch % 4 == 0, "sA rows must stay 16-byte aligned for float4 reads");
 
@@ -156,7 +163,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram). See the deviation note.
-    const int per_sm = resident_ctas_per_sm(mc.limits, {threads, registers, smem_bytes});
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = rt::estimate_drifting_dram(s, l, l, mc);
     r.dram_read_bytes = d.read_bytes();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -180,7 +187,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "shared stores: sA rows padded to 68 words make the transposing store "
         "conflict-free; 4 wavefronts per warp per slice");
-    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
+    r.notes.push_back("DRAM: " + std::to_string(info.registers) + " registers × 256 threads → " +
                       model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
@@ -206,6 +213,7 @@ rung make() {
                 "L = 64, S = 8, V = 4: 64×64 C tile per CTA, 8-deep slices, 256 threads of "
                 "4×4 outputs, cooperative fetching",
             .kernel_symbol = "smem_register_kernel",
+            .config = kernels::with_kernel(info, smem_register_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

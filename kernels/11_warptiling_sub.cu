@@ -45,8 +45,18 @@ constexpr int a_row_step = threads / (bk / 4);
 constexpr int b_row_step = threads / (bn / 4);
 constexpr int rows = wmiter * tm;  // outputs per lane: rows × cols
 constexpr int cols = wniter * tn;
-// ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel.
-constexpr int registers = 181;
+// The two tiles, A transposed and B, are 16 KB; ptxas (nvcc 13.0, sm_90a) allocates 181
+// registers to the float4 kernel (193 to the scalar fallback).
+constexpr kernels::launch_info info{.tile_m = bm,
+                                    .tile_n = bn,
+                                    .tile_k = bk,
+                                    .warp_m = wm,
+                                    .warp_n = wn,
+                                    .thread_m = rows,
+                                    .thread_n = cols,
+                                    .threads = threads,
+                                    .smem_bytes = (bk * bm + bk * bn) * 4,
+                                    .registers = 181};
 
 // First row and column of lane `lane`'s piece of sub-tile (0, 0) inside the block tile.
 struct placement {
@@ -136,10 +146,10 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const int n = static_cast<int>(g.size.n);
     const int k = static_cast<int>(g.size.k);
     if (kernels::float4_rows(n, k, g.a_as<float>(), g.b_as<float>(), g.c_as<float>()))
-        warptiling_sub_kernel<true><<<grid, threads, 0, ctx.stream>>>(
+        warptiling_sub_kernel<true><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
     else
-        warptiling_sub_kernel<false><<<grid, threads, 0, ctx.stream>>>(
+        warptiling_sub_kernel<false><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
@@ -181,13 +191,7 @@ kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
 }
 
 constexpr kernels::warptile_model::config model_config{
-    .bm = bm,
-    .bn = bn,
-    .bk = bk,
-    .threads = threads,
-    .registers = registers,
-    .lane_rows = rows,
-    .lane_cols = cols,
+    .launch = info,
     // C: the 16 lanes sharing a row of a sub-tile own 4 consecutive columns each: 256
     // contiguous bytes per instruction.
     .c_seg = wsubn,
@@ -217,6 +221,7 @@ rung make() {
                 "BM=128 BN=128 BK=16 WM=32 WN=128 WMITER=2 WNITER=2 TM=8 TN=4, 128 threads "
                 "(4 warps)",
             .kernel_symbol = "warptiling_sub_kernel",
+            .config = kernels::with_kernel(info, warptiling_sub_kernel<true>),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

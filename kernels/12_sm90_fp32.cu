@@ -18,12 +18,23 @@ namespace tgemm {
 namespace {
 
 using cfg = sm90_fp32::rung_config;
-// ptxas (nvcc 13.0, sm_90 and sm_90a) allocates this many registers to every path (scalar,
-// float4, whole tiles) of rung_config's kernel, with no spills: one CTA of 8 warps per SM.
-constexpr int registers = 255;
-static_assert(ctas_per_sm(sm_limits_cc90, {cfg::threads, registers, cfg::smem_bytes}) >=
-                  cfg::min_ctas_per_sm,
-              "update `registers` from ptxas -v when rung_config changes");
+// All of its shared memory is dynamic (sm90_fp32::launch requests cfg::smem_bytes). ptxas
+// (nvcc 13.0, sm_90 and sm_90a) allocates 255 registers to every path (scalar, float4, whole
+// tiles) of rung_config's kernel, with no spills: one CTA of 8 warps per SM.
+constexpr kernels::launch_info info{.tile_m = cfg::bm,
+                                    .tile_n = cfg::bn,
+                                    .tile_k = cfg::bk,
+                                    .warp_m = cfg::wm,
+                                    .warp_n = cfg::wn,
+                                    .thread_m = cfg::tm,
+                                    .thread_n = cfg::tn,
+                                    .threads = cfg::threads,
+                                    .stages = cfg::stages,
+                                    .smem_bytes = cfg::smem_bytes,
+                                    .dynamic_smem_bytes = cfg::smem_bytes,
+                                    .registers = 255};
+static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= cfg::min_ctas_per_sm,
+              "update the registers from ptxas -v when rung_config changes");
 
 void launch(const gemm_args& g, const launch_context& ctx) {
     const auto e = sm90_fp32::launch<cfg>(static_cast<int>(g.size.m), static_cast<int>(g.size.n),
@@ -182,7 +193,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_load_wavefronts = ctas * double(ktiles) * smem_load_wavefronts_per_tile();
     r.smem_store_wavefronts = 0;
 
-    const int per_sm = resident_ctas_per_sm(mc.limits, {cfg::threads, registers, cfg::smem_bytes});
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto dram = tmod::dram_reads(s, cfg::bm, cfg::bn, std::int64_t(per_sm) * mc.sm_count, mc);
     r.dram_read_bytes = dram.total();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
@@ -215,12 +226,12 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "shared stores: none counted: cp.async writes shared memory as LDGSTS, "
         "measured as smem_ldgsts_bytes = (BM + BN)·BK·4 B per CTA per K tile");
-    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(registers) +
-                      " registers × " + std::to_string(cfg::threads) + " threads, " +
-                      std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " +
-                      std::to_string(dram.waves) +
-                      " waves; each wave re-reads the strips of A and B it touches when A + B "
-                      "exceed half the L2, C read once");
+    r.notes.push_back(
+        "DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(info.registers) +
+        " registers × " + std::to_string(cfg::threads) + " threads, " +
+        std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " + std::to_string(dram.waves) +
+        " waves; each wave re-reads the strips of A and B it touches when A + B "
+        "exceed half the L2, C read once");
     model::add_dram_write_notes(r);
     return m;
 }
@@ -242,6 +253,9 @@ rung make() {
             .seed = "seed 003 kernels 05/06 taken further: multistage cp.async, padded A",
             .params = params(),
             .kernel_symbol = "sm90_fp32_kernel",
+            // The whole-tile path: the one the ladder's square sizes run.
+            .config =
+                kernels::with_kernel(info, sm90_fp32::sm90_fp32_kernel<cfg, sm90_fp32::path_full>),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info& gpu, const shape& s) -> std::optional<std::string> {

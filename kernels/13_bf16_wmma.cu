@@ -3,6 +3,7 @@
 // kernels/tensor/tensor_wmma_model.cpp; derivation: docs/models/13_17_tensor.md.
 #include "rung.hpp"
 #include "tensor/tensor_rung.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/wmma_launch.cuh"
 
@@ -21,6 +22,7 @@ rung make() {
                 "BM=128 BN=128 BK=32, 8 warps of 32×64, one shared-memory stage with rows "
                 "padded by 8 bf16; C staged through shared memory for the α/β epilogue",
             .kernel_symbol = "bf16_wmma_kernel",
+            .config = kernels::with_kernel(tensor_rungs::wmma_launch, bf16_wmma::bf16_wmma_kernel),
             .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
                 return tensor::prepare_wmma(kernels::tensor_problem(g), ctx.stream);
             },

@@ -4,6 +4,7 @@
 // kernels/tensor/tensor_wgmma_model.cpp; derivation: docs/models/13_17_tensor.md.
 #include "rung.hpp"
 #include "tensor/tensor_rung.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/wgmma_launch.cuh"
 
@@ -24,6 +25,8 @@ rung make() {
                 "BM=128 BN=128 BK=64, 128 threads (two m64n128k16 per k16), 4 TMA stages "
                 "of 32 KiB, 128-byte swizzle",
             .kernel_symbol = "bf16_wgmma_kernel",
+            .config = kernels::with_kernel(tensor_rungs::wgmma_launch,
+                                           bf16_wgmma::bf16_wgmma_kernel<cfg>),
             .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
                 return tensor::prepare_wgmma<cfg>(kernels::tensor_problem(g), ctx.stream);
             },

@@ -5,6 +5,7 @@
 // docs/models/13_17_tensor.md.
 #include "rung.hpp"
 #include "tensor/tensor_rung.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/ws_launch.cuh"
 
@@ -26,6 +27,7 @@ rung make() {
                 "setmaxnreg 40/232), 4 stages of 48 KiB, one CTA per SM, row-major tile "
                 "order, epilogue from registers",
             .kernel_symbol = "bf16_ws_kernel",
+            .config = kernels::with_kernel(tensor_rungs::ws_launch, bf16_ws::bf16_ws_kernel<cfg>),
             .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
                 return tensor::prepare_ws<cfg>(kernels::tensor_problem(g), ctx.stream);
             },

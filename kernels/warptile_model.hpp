@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/shape.hpp"
-#include "gpu/occupancy.hpp"
+#include "launch_info.hpp"
 #include "model/rung_model.hpp"
 #include "tile_model.hpp"
 
@@ -22,13 +22,9 @@ struct smem_per_step {
 };
 
 struct config {
-    int bm = 0;
-    int bn = 0;
-    int bk = 0;
-    int threads = 0;
-    int registers = 0;
-    int lane_rows = 0;  // outputs per lane: lane_rows × lane_cols
-    int lane_cols = 0;
+    // The rung's launch: tile, outputs per lane (thread_m × thread_n), threads, shared memory
+    // (the two tiles of a K step) and registers.
+    launch_info launch;
     // C: the lanes sharing a row of C cover `c_seg` columns per instruction, each owning `tn`
     // consecutive columns of it.
     int c_seg = 0;
@@ -41,26 +37,29 @@ struct config {
 
 // The shared notes (formula, FLOPs, DRAM) spell out these numbers.
 [[nodiscard]] constexpr bool notes_hold(const config& c) {
-    return c.bm == 128 && c.bn == 128 && c.bk == 16 && c.threads == 128;
+    const auto& l = c.launch;
+    return l.tile_m == 128 && l.tile_n == 128 && l.tile_k == 16 && l.threads == 128;
 }
 
 [[nodiscard]] inline rung_model predict(const shape& s, const model_context& mc, const config& c,
                                         const smem_per_step& w) {
     namespace tmod = tile_model;
+    const auto& l = c.launch;
+    const int bm = l.tile_m, bn = l.tile_n, bk = l.tile_k;
     rung_model m;
     m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = tmod::block_tiled_bytes(s, c.bm, c.bn);
+    m.textbook.global_bytes = tmod::block_tiled_bytes(s, bm, bn);
     m.textbook.formula =
         "(MNK/BN + MNK/BM + 2MN)·4 B, BM = BN = 128: A re-read N/128 times, "
         "B M/128 times, C read and written once";
-    m.textbook.loads_per_output = double(s.k) / c.bn + double(s.k) / c.bm;
-    m.textbook.smem_accesses = double(s.m) * s.n * s.k * (1.0 / c.lane_rows + 1.0 / c.lane_cols);
+    m.textbook.loads_per_output = double(s.k) / bn + double(s.k) / bm;
+    m.textbook.smem_accesses = double(s.m) * s.n * s.k * (1.0 / l.thread_m + 1.0 / l.thread_n);
 
     auto& r = m.refined;
-    const std::int64_t gm = model::ceil_div(s.m, c.bm);
-    const std::int64_t gn = model::ceil_div(s.n, c.bn);
-    const std::int64_t steps = model::ceil_div(s.k, c.bk);
-    r.flops = tmod::padded_flops(s, c.bm, c.bn, c.bk);
+    const std::int64_t gm = model::ceil_div(s.m, bm);
+    const std::int64_t gn = model::ceil_div(s.n, bn);
+    const std::int64_t steps = model::ceil_div(s.k, bk);
+    r.flops = tmod::padded_flops(s, bm, bn, bk);
 
     const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
     const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
@@ -68,8 +67,8 @@ struct config {
         return tmod::owned_columns_sectors(vec, rows, cols, seg, lanes, stride, width);
     };
     // A: four lanes per row of the 128×16 tile; B: a warp per row of the 16×128 tile.
-    const double a_sectors = pattern(s.m, s.k, c.bk, c.bk / 4, 4, 4) * double(gn);
-    const double b_sectors = pattern(s.k, s.n, c.bn, c.bn / 4, 4, 4) * double(gm);
+    const double a_sectors = pattern(s.m, s.k, bk, bk / 4, 4, 4) * double(gn);
+    const double b_sectors = pattern(s.k, s.n, bn, bn / 4, 4, 4) * double(gm);
     const double c_sectors = pattern(s.m, s.n, c.c_seg, c.c_seg / c.tn, c.tn, c.tn);
     r.l1_global_load_bytes = double(sector_bytes) * (a_sectors + b_sectors + c_sectors);
     r.l1_global_store_bytes = double(sector_bytes) * c_sectors;
@@ -78,10 +77,8 @@ struct config {
     r.smem_load_wavefronts = ctas * double(steps) * w.loads;
     r.smem_store_wavefronts = ctas * double(steps) * w.stores;
 
-    // The two tiles of the block, A transposed and B, BK deep.
-    const int per_sm =
-        resident_ctas_per_sm(mc.limits, {c.threads, c.registers, 4 * c.bk * (c.bm + c.bn)});
-    const auto dram = tmod::dram_reads(s, c.bm, c.bn, std::int64_t(per_sm) * mc.sm_count, mc);
+    const int per_sm = resident_ctas_per_sm(mc.limits, l.cta());
+    const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
     r.dram_read_bytes = dram.total();
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
@@ -96,7 +93,7 @@ struct config {
     r.notes.push_back(c.c_note);
     r.notes.push_back(c.smem_store_note);
     r.notes.push_back(c.smem_load_note);
-    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(c.registers) +
+    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(l.registers) +
                       " registers × 128 threads), so " + std::to_string(dram.waves) +
                       " waves; each wave re-reads the strips of A and B it touches when A + B "
                       "exceed half the L2, C read once");

@@ -9,6 +9,7 @@
 #include "gpu/occupancy.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tile_model.hpp"
@@ -17,8 +18,8 @@ namespace tgemm::kernels::tensor_model {
 namespace {
 
 using cfg = tensor_rungs::mma;
-// ptxas (nvcc 13.0, sm_90a) allocates 242 registers: 2 CTAs of 128 threads per SM.
-constexpr int registers = 242;
+// Registers, threads and shared memory: 2 CTAs per SM on the H100.
+constexpr const auto& launch = tensor_rungs::mma_launch;
 constexpr int warps = cfg::threads / 32;
 
 int warp_m0(int warp) {
@@ -175,12 +176,12 @@ tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
     r.l1_global_store_bytes = double(sector) * c_sectors;
     r.l2_requested_bytes = double(sector) * (l2_sectors + c_l2);
 
-    const int per_sm = resident_ctas_per_sm(mc.limits, {cfg::threads, registers, cfg::smem_bytes});
+    const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
     set_dram(r, s, w, mc.l2_bytes,
-             model::ctas(per_sm) + " per SM (" + std::to_string(registers) +
+             model::ctas(per_sm) + " per SM (" + std::to_string(launch.registers) +
                  " registers × 128 threads), CTAs start in blockIdx order");
 
     r.notes.push_back("tensor FLOPs: 2·" + std::to_string(gm * cfg::bm) + "·" +

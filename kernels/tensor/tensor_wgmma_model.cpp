@@ -8,6 +8,7 @@
 #include "gpu/occupancy.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tile_model.hpp"
@@ -16,9 +17,9 @@ namespace tgemm::kernels::tensor_model {
 namespace {
 
 using cfg = tensor_rungs::wgmma;
-// ptxas (nvcc 13.0, sm_90a) allocates 154 registers; the 129 KB of shared memory allow 1 CTA
-// per SM.
-constexpr int registers = 154;
+// Registers, threads and shared memory: the 129 KB of shared memory allow 1 CTA per SM on the
+// H100.
+constexpr const auto& launch = tensor_rungs::wgmma_launch;
 
 }  // namespace
 
@@ -89,7 +90,7 @@ tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc) {
     r.l1_global_store_bytes = double(sector) * c_sectors;
     r.l2_requested_bytes = double(sector) * (double(t.requested_sectors) + c_l2);
 
-    const int per_sm = resident_ctas_per_sm(mc.limits, {cfg::threads, registers, cfg::smem_bytes});
+    const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);

@@ -8,6 +8,7 @@
 #include "gpu/occupancy.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tile_model.hpp"
@@ -16,8 +17,8 @@ namespace tgemm::kernels::tensor_model {
 namespace {
 
 using cfg = tensor_rungs::wmma;
-// ptxas (nvcc 13.0, sm_90a) allocates 126 registers: 2 CTAs of 256 threads per SM.
-constexpr int registers = 126;
+// Registers, threads and shared memory: 2 CTAs per SM on the H100.
+constexpr const auto& launch = tensor_rungs::wmma_launch;
 static_assert(cfg::wm == 32 && cfg::wn == 64 && cfg::threads == 256,
               "the fragment loops below assume 2×4 fragments per warp");
 
@@ -231,12 +232,12 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
     // CTAs of one SM share a strip in time.
     r.l2_requested_bytes = r.l1_global_load_bytes;
 
-    const int per_sm = resident_ctas_per_sm(mc.limits, {cfg::threads, registers, cfg::smem_bytes});
+    const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
     set_dram(r, s, w, mc.l2_bytes,
-             model::ctas(per_sm) + " per SM (" + std::to_string(registers) +
+             model::ctas(per_sm) + " per SM (" + std::to_string(launch.registers) +
                  " registers × 256 threads), CTAs start in blockIdx order");
 
     r.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +

@@ -12,6 +12,7 @@
 #include "gpu/occupancy.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tensor/ws_schedule.hpp"
@@ -20,18 +21,12 @@ namespace tgemm::kernels::tensor_model {
 
 namespace {
 
-// ptxas (nvcc 13.0, sm_90a) caps the kernel at 168 registers per thread: __launch_bounds__(384,
-// 1) leaves 65536 / 384 = 170, rounded down to the allocation's 8; setmaxnreg then moves them
-// between the warpgroups, within the same total.
-constexpr int ws_registers = 168;
-
 // The persistent grid's clusters resident at once: every SM's CTAs (one: the launch bounds and
 // the shared memory allow no second) in clusters of cluster_m. cudaOccupancyMaxActiveClusters
 // gives the same on the H100: 132 clusters of 1, 66 of 2.
 template <class Cfg>
 int resident_clusters(const model_context& mc) {
-    const int per_sm =
-        resident_ctas_per_sm(mc.limits, {Cfg::threads, ws_registers, Cfg::smem_bytes});
+    const int per_sm = resident_ctas_per_sm(mc.limits, tensor_rungs::ws_launch_of<Cfg>().cta());
     return mc.sm_count * per_sm / Cfg::cluster_m;
 }
 
