@@ -5,10 +5,10 @@
 #include <climits>
 
 #include "common.cuh"
-#include "gpu/occupancy.hpp"
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
+#include "vec_tile_model.hpp"
 
 namespace tgemm {
 namespace {
@@ -127,16 +127,11 @@ void launch(const gemm_args& g, const launch_context& ctx) {
 }
 
 // Shared-memory wavefronts of one CTA for one K step: the stores of stage 1 and the loads of
-// the eight dot-product steps, warp by warp.
-struct smem_per_step {
-    double loads = 0;
-    double stores = 0;
-};
-
-smem_per_step smem_wavefronts_per_step() {
+// the eight dot-product steps, warp by warp, at the kernel's own addresses.
+kernels::vec_tile_model::smem_per_step smem_wavefronts_per_step() {
     using kernels::tile_model::smem_op;
     using kernels::tile_model::warp_wavefronts;
-    smem_per_step w;
+    kernels::vec_tile_model::smem_per_step w;
     for (int warp = 0; warp < threads / 32; ++warp) {
         const auto tid = [&](int lane) { return warp * 32 + lane; };
         for (int q = 0; q < 4; ++q)  // A transposed: four 32-bit stores
@@ -159,73 +154,32 @@ smem_per_step smem_wavefronts_per_step() {
     return w;
 }
 
-rung_model model_fn(const shape& s, const model_context& mc) {
-    namespace tmod = kernels::tile_model;
-    rung_model m;
-    m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = tmod::block_tiled_bytes(s, bm, bn);
-    m.textbook.formula =
-        "(MNK/BN + MNK/BM + 2MN)·4 B, BM = BN = 128: A re-read N/128 times, B M/128 times, "
-        "C read and written once";
-    m.textbook.loads_per_output = double(s.k) / bn + double(s.k) / bm;  // seed 000: K/64
-    m.textbook.smem_accesses =
-        double(s.m) * s.n * s.k * (1.0 / tm + 1.0 / tn);  // seed 000: K/4 per output
-
-    auto& r = m.refined;
-    const std::int64_t gm = model::ceil_div(s.m, bm);
-    const std::int64_t gn = model::ceil_div(s.n, bn);
-    const std::int64_t steps = model::ceil_div(s.k, bk);
-    r.flops = tmod::padded_flops(s, bm, bn, bk);
-
-    // Global loads: the float4 path issues one 16-byte load per lane, the fallback four 4-byte
-    // loads whose lanes sit 16 bytes apart.
-    const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
-    const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
-                             int stride, int width) {
-        return tmod::owned_columns_sectors(vec, rows, cols, seg, lanes, stride, width);
-    };
-    // A: two lanes per row of the tile (8 floats); B: a warp per row of the tile (128 floats).
-    const double a_sectors = pattern(s.m, s.k, bk, 2, 4, 4) * double(gn);
-    const double b_sectors = pattern(s.k, s.n, bn, 32, 4, 4) * double(gm);
+constexpr kernels::vec_tile_model::config model_config{
+    .launch = info,
     // C: 16 lanes per row, each owning 8 consecutive columns, move 4 of them per instruction.
-    const double c_sectors = pattern(s.m, s.n, bn, 16, tn, tn);
-    r.l1_global_load_bytes = double(sector_bytes) * (a_sectors + b_sectors + c_sectors);
-    r.l1_global_store_bytes = double(sector_bytes) * c_sectors;
-
-    const auto w = smem_wavefronts_per_step();
-    const double ctas = double(gm) * double(gn);
-    r.smem_load_wavefronts = ctas * double(steps) * w.loads;
-    r.smem_store_wavefronts = ctas * double(steps) * w.stores;
-
-    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
-    const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.dram_read_bytes = dram.total();
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
-    model::add_dram_write_notes(r);
-
-    r.notes.push_back(
+    .c_seg = bn,
+    .tn = tn,
+    .flops_note =
         "FLOPs: every thread of the padded grid runs K rounded up to 8 (zero-filled "
-        "edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₈ + 3MN");
-    r.notes.push_back(vec ? "L1: float4 path (N, K multiples of 4): per row of A 32 contiguous "
-                            "bytes per K step, per row of B 512, so A and B cost their bytes once "
-                            "per reuse"
-                          : "L1: scalar fallback (N or K not a multiple of 4): four 4-byte loads "
-                            "per float4, lanes 16 bytes apart, each load its own sectors");
-    r.notes.push_back(
+        "edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₈ + 3MN",
+    .l1_vec_note =
+        "L1: float4 path (N, K multiples of 4): per row of A 32 contiguous "
+        "bytes per K step, per row of B 512, so A and B cost their bytes once "
+        "per reuse",
+    .c_note =
         "L1: C is read and written as float4 by 16 lanes 32 bytes apart: each "
-        "instruction touches half of every sector, so C costs twice its bytes");
-    r.notes.push_back(
+        "instruction touches half of every sector, so C costs twice its bytes",
+    .smem_store_note =
         "shared: per warp per K step 4 transposed 32-bit stores of A (2-way "
-        "conflict: two lanes per bank) and one 128-bit store of B (4 wavefronts)");
-    r.notes.push_back(
+        "conflict: two lanes per bank) and one 128-bit store of B (4 wavefronts)",
+    .smem_load_note =
         "shared: per warp per k, 2 LDS.128 of A (two addresses, lanes paired: 2 "
-        "wavefronts each) and 2 of B (16 lanes 32 bytes apart: 8 wavefronts each)");
-    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" +
-                      std::to_string(info.registers) + " registers × 256 threads), so " +
-                      std::to_string(dram.waves) +
-                      " waves; each wave re-reads the strips of A and B it touches when A + B "
-                      "exceed half the L2, C read once");
-    return m;
+        "wavefronts each) and 2 of B (16 lanes 32 bytes apart: 8 wavefronts each)",
+};
+static_assert(kernels::vec_tile_model::notes_hold(model_config));
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    return kernels::vec_tile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
 }
 
 rung make() {

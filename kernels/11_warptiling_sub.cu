@@ -8,7 +8,7 @@
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
-#include "warptile_model.hpp"
+#include "vec_tile_model.hpp"
 
 namespace tgemm {
 namespace {
@@ -154,10 +154,10 @@ void launch(const gemm_args& g, const launch_context& ctx) {
 }
 
 // Shared-memory wavefronts of one CTA for one K step, warp by warp, from the kernel's indexing.
-kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
+kernels::vec_tile_model::smem_per_step smem_wavefronts_per_step() {
     using kernels::tile_model::smem_op;
     using kernels::tile_model::warp_wavefronts;
-    kernels::warptile_model::smem_per_step w;
+    kernels::vec_tile_model::smem_per_step w;
     for (int warp = 0; warp < warps; ++warp) {
         const auto tid = [&](int lane) { return warp * 32 + lane; };
         for (int l = 0; l < a_loads; ++l)
@@ -190,12 +190,18 @@ kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
     return w;
 }
 
-constexpr kernels::warptile_model::config model_config{
+constexpr kernels::vec_tile_model::config model_config{
     .launch = info,
     // C: the 16 lanes sharing a row of a sub-tile own 4 consecutive columns each: 256
     // contiguous bytes per instruction.
     .c_seg = wsubn,
     .tn = tn,
+    .flops_note =
+        "FLOPs: every thread of the padded grid runs K rounded up to 16 "
+        "(zero-filled edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₁₆ + 3MN",
+    .l1_vec_note =
+        "L1: float4 path: rows of A in 64-byte pieces, rows of B in 512-byte "
+        "pieces, each sector used whole",
     .c_note =
         "L1: C moves as float4, 16 lanes on 256 contiguous bytes of a row: every "
         "sector used whole",
@@ -206,10 +212,10 @@ constexpr kernels::warptile_model::config model_config{
         "shared: per warp per k, 4 LDS.128 of A (two addresses, lanes paired: 2 "
         "wavefronts) and 2 of B (256 contiguous bytes, no pairing: 4 wavefronts)",
 };
-static_assert(kernels::warptile_model::notes_hold(model_config));
+static_assert(kernels::vec_tile_model::notes_hold(model_config));
 
 rung_model model_fn(const shape& s, const model_context& mc) {
-    return kernels::warptile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
+    return kernels::vec_tile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
 }
 
 rung make() {

@@ -2,8 +2,8 @@
 // shared-memory tiles with wmma::load_matrix_sync. Kernel: kernels/tensor/bf16_wmma.cuh; model:
 // kernels/tensor/tensor_wmma_model.cpp; derivation: docs/models/13_17_tensor.md.
 #include "rung.hpp"
-#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_launches.hpp"
+#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/wmma_launch.cuh"
 

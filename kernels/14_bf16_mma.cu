@@ -4,8 +4,8 @@
 // docs/models/13_17_tensor.md.
 #include "rung.hpp"
 #include "tensor/mma_launch.cuh"
-#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_launches.hpp"
+#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 
 namespace tgemm {

@@ -3,8 +3,8 @@
 // its own wgmma. Kernel: kernels/tensor/bf16_wgmma.cuh; model:
 // kernels/tensor/tensor_wgmma_model.cpp; derivation: docs/models/13_17_tensor.md.
 #include "rung.hpp"
-#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_launches.hpp"
+#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/wgmma_launch.cuh"
 

@@ -4,8 +4,8 @@
 // Kernel: kernels/tensor/bf16_ws.cuh; model: kernels/tensor/tensor_ws_model.cpp; derivation:
 // docs/models/13_17_tensor.md.
 #include "rung.hpp"
-#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_launches.hpp"
+#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/ws_launch.cuh"
 

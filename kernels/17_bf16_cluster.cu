@@ -5,8 +5,8 @@
 // kernels/tensor/bf16_ws.cuh; model: kernels/tensor/tensor_ws_model.cpp; derivation and tuning:
 // docs/models/13_17_tensor.md, docs/tuning.md.
 #include "rung.hpp"
-#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_launches.hpp"
+#include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/ws_launch.cuh"
 

@@ -7,9 +7,10 @@
 #include <string>
 
 #include "gpu/occupancy.hpp"
+#include "tensor/accumulator_layout.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
-#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tile_model.hpp"
@@ -22,11 +23,12 @@ using cfg = tensor_rungs::mma;
 constexpr const auto& launch = tensor_rungs::mma_launch;
 constexpr int warps = cfg::threads / 32;
 
-int warp_m0(int warp) {
-    return (warp / 2) * cfg::wm;
+// The kernel's own placement of its warps (bf16_mma_config.hpp).
+constexpr int warp_m0(int warp) {
+    return cfg::warp_m0(warp);
 }
-int warp_n0(int warp) {
-    return (warp % 2) * cfg::wn;
+constexpr int warp_n0(int warp) {
+    return cfg::warp_n0(warp);
 }
 
 struct ldsm_counts {
@@ -157,9 +159,11 @@ tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
                             for (int h = 0; h < 2; ++h) {
                                 sectors.clear();
                                 for (int ln = 0; ln < 32; ++ln) {
-                                    const std::int64_t col = n0 + warp_n0(w) + 8 * j + 2 * (ln % 4);
-                                    const std::int64_t row =
-                                        m0 + warp_m0(w) + 16 * i + ln / 4 + 8 * h;
+                                    const std::int64_t col =
+                                        n0 + warp_n0(w) + 8 * j + tensor::acc_col(ln);
+                                    const std::int64_t row = m0 + warp_m0(w) + 16 * i +
+                                                             tensor::acc_row(ln) +
+                                                             tensor::acc_half_rows * h;
                                     if (col >= s.n || row >= s.m) continue;
                                     sectors.add((row * s.n + col) * bf16, 4);
                                     cta_sectors.add((row * s.n + col) * bf16, 4);

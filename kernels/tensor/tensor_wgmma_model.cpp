@@ -6,9 +6,10 @@
 #include <string>
 
 #include "gpu/occupancy.hpp"
+#include "tensor/accumulator_layout.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
-#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tile_model.hpp"
@@ -72,9 +73,10 @@ tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc) {
                             for (int h = 0; h < 2; ++h) {
                                 req.clear();
                                 for (int ln = 0; ln < 32; ++ln) {
-                                    const std::int64_t col = n0 + 8 * j + 2 * (ln % 4);
-                                    const std::int64_t row =
-                                        m0 + mb * 64 + warp * 16 + ln / 4 + 8 * h;
+                                    const std::int64_t col = n0 + 8 * j + tensor::acc_col(ln);
+                                    const std::int64_t row = m0 + mb * 64 + warp * 16 +
+                                                             tensor::acc_row(ln) +
+                                                             tensor::acc_half_rows * h;
                                     if (col >= s.n || row >= s.m) continue;
                                     req.add((row * s.n + col) * bf16, 4);
                                     cta.add((row * s.n + col) * bf16, 4);

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "gpu/occupancy.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
-#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tile_model.hpp"
@@ -22,27 +22,12 @@ constexpr const auto& launch = tensor_rungs::wmma_launch;
 static_assert(cfg::wm == 32 && cfg::wn == 64 && cfg::threads == 256,
               "the fragment loops below assume 2×4 fragments per warp");
 
-int warp_m0(int warp) {
-    return (warp / 2) * cfg::wm;
-}
-int warp_n0(int warp) {
-    return (warp % 2) * cfg::wn;
-}
-
-// The copy of one K step: thread idx of the 512 per operand moves 16 bytes; A as 128 rows × 4
-// chunks, B as 32 rows × 16 chunks.
-int a_copy_row(int idx) {
-    return idx / 4;
-}
-int a_copy_col(int idx) {
-    return idx % 4 * 8;
-}
-int b_copy_row(int idx) {
-    return idx / 16;
-}
-int b_copy_col(int idx) {
-    return idx % 16 * 8;
-}
+using bf16_wmma::a_copy_col;
+using bf16_wmma::a_copy_row;
+using bf16_wmma::b_copy_col;
+using bf16_wmma::b_copy_row;
+using bf16_wmma::warp_m0;
+using bf16_wmma::warp_n0;
 
 // Shared-memory wavefronts of one CTA: per K step (copies and fragment loads) and once
 // (accumulator stores).
@@ -161,6 +146,24 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
     // epilogue's 4-byte reads of C, one warp request per row; the same sectors are stored.
     sector_set sectors;
     memo3 a_memo, b_memo, c_memo;
+    // Sectors of one K step's copies of a tile at (r0, c0) of a rows × cols operand: copy idx
+    // (two per thread) lands at (row_of(idx), col_of(idx)) of the tile, one warp request per 32.
+    const auto copy_sectors = [&](std::int64_t rows, std::int64_t cols, std::int64_t r0,
+                                  std::int64_t c0, auto row_of, auto col_of) {
+        std::int64_t n = 0;
+        for (int w = 0; w < cfg::threads / 32; ++w)
+            for (int i = 0; i < 2; ++i) {
+                sectors.clear();
+                for (int l = 0; l < 32; ++l) {
+                    const int idx = 32 * w + l + i * cfg::threads;
+                    const std::int64_t row = r0 + row_of(idx);
+                    const std::int64_t col = c0 + col_of(idx);
+                    if (row < rows && col < cols) sectors.add((row * cols + col) * bf16, 16);
+                }
+                n += sectors.count();
+            }
+        return n;
+    };
     double a_sectors = 0, b_sectors = 0, c_sectors = 0;
     for (std::int64_t bi = 0; bi < gm; ++bi)
         for (std::int64_t t = 0; t < kt; ++t) {
@@ -168,20 +171,7 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
             const key3 key{std::min<std::int64_t>(cfg::bm, s.m - m0),
                            std::min<std::int64_t>(cfg::bk, s.k - k0), (m0 * s.k + k0) * bf16 % 32};
             a_sectors += double(gn) * double(memoised(a_memo, key, [&] {
-                             std::int64_t n = 0;
-                             for (int w = 0; w < cfg::threads / 32; ++w)
-                                 for (int i = 0; i < 2; ++i) {
-                                     sectors.clear();
-                                     for (int l = 0; l < 32; ++l) {
-                                         const int idx = 32 * w + l + i * cfg::threads;
-                                         const std::int64_t row = m0 + a_copy_row(idx);
-                                         const std::int64_t col = k0 + a_copy_col(idx);
-                                         if (row < s.m && col < s.k)
-                                             sectors.add((row * s.k + col) * bf16, 16);
-                                     }
-                                     n += sectors.count();
-                                 }
-                             return n;
+                             return copy_sectors(s.m, s.k, m0, k0, a_copy_row, a_copy_col);
                          }));
         }
     for (std::int64_t bj = 0; bj < gn; ++bj)
@@ -190,20 +180,7 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
             const key3 key{std::min<std::int64_t>(cfg::bk, s.k - k0),
                            std::min<std::int64_t>(cfg::bn, s.n - n0), (k0 * s.n + n0) * bf16 % 32};
             b_sectors += double(gm) * double(memoised(b_memo, key, [&] {
-                             std::int64_t n = 0;
-                             for (int w = 0; w < cfg::threads / 32; ++w)
-                                 for (int i = 0; i < 2; ++i) {
-                                     sectors.clear();
-                                     for (int l = 0; l < 32; ++l) {
-                                         const int idx = 32 * w + l + i * cfg::threads;
-                                         const std::int64_t row = k0 + b_copy_row(idx);
-                                         const std::int64_t col = n0 + b_copy_col(idx);
-                                         if (row < s.k && col < s.n)
-                                             sectors.add((row * s.n + col) * bf16, 16);
-                                     }
-                                     n += sectors.count();
-                                 }
-                             return n;
+                             return copy_sectors(s.k, s.n, k0, n0, b_copy_row, b_copy_col);
                          }));
         }
     for (std::int64_t bi = 0; bi < gm; ++bi)

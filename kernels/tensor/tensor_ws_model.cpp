@@ -10,9 +10,10 @@
 #include <string>
 
 #include "gpu/occupancy.hpp"
+#include "tensor/accumulator_layout.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
-#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/tensor_traffic.hpp"
 #include "tensor/ws_schedule.hpp"
@@ -62,8 +63,9 @@ std::array<std::int64_t, 2> direct_c_sectors(const shape& s, std::int64_t m0, st
                 for (int h = 0; h < 2; ++h) {
                     req.clear();
                     for (int l = 0; l < 32; ++l) {
-                        const std::int64_t row = m0 + 64 * consumer + warp * 16 + l / 4 + 8 * h;
-                        const std::int64_t col = n0 + 8 * j + 2 * (l % 4);
+                        const std::int64_t row = m0 + 64 * consumer + warp * 16 +
+                                                 tensor::acc_row(l) + tensor::acc_half_rows * h;
+                        const std::int64_t col = n0 + 8 * j + tensor::acc_col(l);
                         if (col >= s.n || row >= s.m) continue;
                         req.add((row * s.n + col) * bf16, 4);
                         cta.add((row * s.n + col) * bf16, 4);

@@ -1,10 +1,11 @@
 #pragma once
-// The model shared by the warp-tiling rungs 10 and 11 (seed 003 kernels 05 and 06): both run a
-// 128×128×16 block tile on 128 threads with float4 stage-1 loads (A transposed into shared
-// memory), so their models differ only in how a lane's outputs are laid out (which sets the L1
-// sectors of C), in the shared-memory wavefronts each rung counts from its own indexing, in the
-// registers ptxas allocates, and in three notes. Host-only C++; derivations in
-// docs/models/10_warptiling.md and 11_warptiling_sub.md.
+// The model shared by the rungs that stage a 128×128 block tile with float4 loads, A transposed
+// into shared memory: 09 vectorized (seed 000 section 5, BK = 8, 256 threads) and the
+// warp-tiling rungs 10 and 11 (seed 003 kernels 05 and 06, BK = 16, 128 threads). Their models
+// differ only in the launch (K depth, threads, registers), in how a lane's outputs are laid out
+// (which sets the L1 sectors of C), in the shared-memory wavefronts each rung counts from its
+// own indexing, and in five notes. Host-only C++; derivations in docs/models/09_vectorized.md,
+// 10_warptiling.md and 11_warptiling_sub.md.
 #include <cstdint>
 #include <string>
 
@@ -13,7 +14,7 @@
 #include "model/rung_model.hpp"
 #include "tile_model.hpp"
 
-namespace tgemm::kernels::warptile_model {
+namespace tgemm::kernels::vec_tile_model {
 
 // Shared-memory wavefronts of one CTA for one K step.
 struct smem_per_step {
@@ -30,15 +31,16 @@ struct config {
     int c_seg = 0;
     int tn = 0;
     // The notes that differ between the rungs.
+    const char* flops_note = "";
+    const char* l1_vec_note = "";  // the float4 path's L1 pattern of A and B
     const char* c_note = "";
     const char* smem_store_note = "";
     const char* smem_load_note = "";
 };
 
-// The shared notes (formula, FLOPs, DRAM) spell out these numbers.
+// The shared textbook formula spells out the 128×128 tile.
 [[nodiscard]] constexpr bool notes_hold(const config& c) {
-    const auto& l = c.launch;
-    return l.tile_m == 128 && l.tile_n == 128 && l.tile_k == 16 && l.threads == 128;
+    return c.launch.tile_m == 128 && c.launch.tile_n == 128;
 }
 
 [[nodiscard]] inline rung_model predict(const shape& s, const model_context& mc, const config& c,
@@ -83,21 +85,19 @@ struct config {
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
 
-    r.notes.push_back(
-        "FLOPs: every thread of the padded grid runs K rounded up to 16 "
-        "(zero-filled edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₁₆ + 3MN");
-    r.notes.push_back(vec ? "L1: float4 path: rows of A in 64-byte pieces, rows of B in 512-byte "
-                            "pieces, each sector used whole"
+    r.notes.push_back(c.flops_note);
+    r.notes.push_back(vec ? c.l1_vec_note
                           : "L1: scalar fallback (N or K not a multiple of 4): four 4-byte loads "
                             "per float4, lanes 16 bytes apart, each load its own sectors");
     r.notes.push_back(c.c_note);
     r.notes.push_back(c.smem_store_note);
     r.notes.push_back(c.smem_load_note);
     r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(l.registers) +
-                      " registers × 128 threads), so " + std::to_string(dram.waves) +
+                      " registers × " + std::to_string(l.threads) + " threads), so " +
+                      std::to_string(dram.waves) +
                       " waves; each wave re-reads the strips of A and B it touches when A + B "
                       "exceed half the L2, C read once");
     return m;
 }
 
-}  // namespace tgemm::kernels::warptile_model
+}  // namespace tgemm::kernels::vec_tile_model
