@@ -15,8 +15,9 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // C is 4 bytes, not 2: once more its bytes in each direction.
     counts.textbook.global_bytes += 2.0 * mn * 2.0;
     counts.textbook.formula = "(MK + KN)·2 B + 2MN·4 B: compulsory";
-    counts.dram_read_bytes += 2.0 * mn;
-    if (counts.dram_write_bytes > 0) counts.dram_write_bytes *= 2.0;
+    auto& r = counts.refined;
+    *r.dram_read_bytes += 2.0 * mn;
+    if (*r.dram_write_bytes > 0) *r.dram_write_bytes *= 2.0;
     return kernels::to_rung_model(counts);
 }
 

@@ -54,29 +54,7 @@ rung_model to_rung_model(const tensor_model::tensor_counts& c) {
     m.textbook.global_bytes = c.textbook.global_bytes;
     m.textbook.formula = c.textbook.formula;
     if (c.textbook.smem_bytes > 0) m.textbook.smem_accesses = c.textbook.smem_bytes / 2.0;
-    auto& r = m.refined;
-    r.tensor_flops = c.tensor_flops;
-    r.ffma = c.ffma;
-    r.fmul = c.fmul;
-    r.fadd = c.fadd;
-    if (c.ffma && c.fmul && c.fadd) r.flops = 2 * *c.ffma + *c.fadd + *c.fmul;
-    r.smem_load_wavefronts = c.smem_load_wavefronts;
-    r.smem_store_wavefronts = c.smem_store_wavefronts;
-    r.smem_ldsm_wavefronts = c.ldsm_wavefronts;
-    r.smem_stsm_wavefronts = c.stsm_wavefronts;
-    r.smem_ldsm_bank_conflicts = c.ldsm_bank_conflicts;
-    // The counter moves 128 bytes per wavefront.
-    if (c.gmma_bytes) r.smem_gmma_wavefronts = *c.gmma_bytes / 128.0;
-    r.smem_ldgsts_bytes = c.ldgsts_bytes;
-    r.tma_load_bytes = c.tma_load_bytes;
-    r.tma_multicast_bytes = c.tma_multicast_bytes;
-    r.tma_store_bytes = c.tma_store_bytes;
-    r.l1_global_load_bytes = c.l1_global_load_bytes;
-    r.l1_global_store_bytes = c.l1_global_store_bytes;
-    r.l2_requested_bytes = c.l2_requested_bytes;
-    r.dram_read_bytes = c.dram_read_bytes;
-    r.dram_write_bytes = c.dram_write_bytes;
-    r.notes = c.notes;
+    m.refined = c.refined;
     return m;
 }
 

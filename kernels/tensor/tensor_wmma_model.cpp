@@ -122,10 +122,9 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
     const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
     const std::int64_t kt = ceil_div(s.k, cfg::bk);
     const double ctas = double(gm) * double(gn);
-    r.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
-    r.ffma = r.fmul = double(s.m) * double(s.n);
-    r.fadd = 0;
-    r.ldsm_wavefronts = r.stsm_wavefronts = r.ldsm_bank_conflicts = 0;
+    r.refined.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
+    set_fp32(r.refined, double(s.m) * double(s.n), double(s.m) * double(s.n), 0);
+    r.refined.smem_ldsm_wavefronts = r.refined.smem_stsm_wavefronts = r.refined.smem_ldsm_bank_conflicts = 0;
 
     // Shared memory: copies and fragment loads every K step, zero-filled or not; accumulator
     // stores once per CTA; the guarded epilogue's loads per CTA.
@@ -139,8 +138,8 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
             epi_loads +=
                 double(memoised(memo, {vr, vc, 0}, [&] { return epilogue_loads(vr, vc); }));
         }
-    r.smem_load_wavefronts = ctas * double(kt) * c.step_loads + epi_loads;
-    r.smem_store_wavefronts = ctas * double(kt) * c.step_stores + ctas * c.epilogue_stores;
+    r.refined.smem_load_wavefronts = ctas * double(kt) * c.step_loads + epi_loads;
+    r.refined.smem_store_wavefronts = ctas * double(kt) * c.step_stores + ctas * c.epilogue_stores;
 
     // Global loads through L1: the guarded 16-byte copies (skipped lanes read nothing) and the
     // epilogue's 4-byte reads of C, one warp request per row; the same sectors are stored.
@@ -203,11 +202,11 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
                 return n;
             }));
         }
-    r.l1_global_load_bytes = double(sector) * (a_sectors + b_sectors + c_sectors);
-    r.l1_global_store_bytes = double(sector) * c_sectors;
+    r.refined.l1_global_load_bytes = double(sector) * (a_sectors + b_sectors + c_sectors);
+    r.refined.l1_global_store_bytes = double(sector) * c_sectors;
     // Every request misses L1 (no CTA reads a sector twice): L2 sees what L1 counts, unless two
     // CTAs of one SM share a strip in time.
-    r.l2_requested_bytes = r.l1_global_load_bytes;
+    r.refined.l2_requested_bytes = r.refined.l1_global_load_bytes;
 
     const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
     const auto w =
@@ -217,21 +216,21 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
              model::ctas(per_sm) + " per SM (" + std::to_string(launch.registers) +
                  " registers × 256 threads), CTAs start in blockIdx order");
 
-    r.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +
+    r.refined.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +
                       std::to_string(gm * cfg::bm) + "·" + std::to_string(gn * cfg::bn) + "·" +
                       std::to_string(kt * cfg::bk));
-    r.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
-    r.notes.push_back("shared loads per warp and K step: " + str(c.step_loads / 8) +
+    r.refined.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
+    r.refined.notes.push_back("shared loads per warp and K step: " + str(c.step_loads / 8) +
                       " wavefronts (12 fragments × four conflict-free 32-bit loads: rows 80 and "
                       "272 bytes apart fill all 32 banks); the epilogue's 64-bit reads of the "
                       "staged accumulators: 2 per warp row");
-    r.notes.push_back("shared stores per warp and K step: " + str(c.step_stores / 8) +
+    r.refined.notes.push_back("shared stores per warp and K step: " + str(c.step_stores / 8) +
                       " wavefronts (A's 16-byte stores into 80-byte rows: 2 per quarter-warp "
                       "pass; B's: 1); accumulator stores: " +
                       str(c.epilogue_stores / 8) +
                       " per warp (8 fragments × four 64-bit stores, 2-way conflicts in 68-float "
                       "rows)");
-    r.notes.push_back("L1: " + str(a_sectors) + " + " + str(b_sectors) + " + " + str(c_sectors) +
+    r.refined.notes.push_back("L1: " + str(a_sectors) + " + " + str(b_sectors) + " + " + str(c_sectors) +
                       " sectors of A, B, C: each request's distinct sectors; rows whose byte "
                       "offset is 16 mod 32 cost one sector more per segment");
     return r;
