@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_check.hpp"
 #include "tensor/mma_launch.cuh"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/wgmma_launch.cuh"
@@ -28,15 +29,6 @@
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess)
-        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(cublasStatus_t s, const char* what) {
-    if (s != CUBLAS_STATUS_SUCCESS)
-        throw std::runtime_error(std::string(what) + ": " + cublasGetStatusString(s));
-}
-#define CK(call) check((call), #call)
 
 struct problem {
     int m = 0, n = 0, k = 0;
@@ -50,7 +42,7 @@ struct problem {
 
     [[nodiscard]] double flop() const { return 2.0 * m * double(n) * k; }
     void restore() const {
-        CK(cudaMemcpyAsync(c, c0, sizeof(__nv_bfloat16) * std::size_t(m) * n,
+        BENCH_CHECK(cudaMemcpyAsync(c, c0, sizeof(__nv_bfloat16) * std::size_t(m) * n,
                            cudaMemcpyDeviceToDevice, stream));
     }
 };
@@ -75,8 +67,8 @@ std::vector<__nv_bfloat16> random_bf16(std::size_t n, std::mt19937_64& rng) {
 template <class T>
 T* upload(const std::vector<T>& h) {
     T* d = nullptr;
-    CK(cudaMalloc(&d, h.size() * sizeof(T)));
-    CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    BENCH_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
+    BENCH_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
     return d;
 }
 
@@ -96,12 +88,12 @@ std::vector<float> sgemm(cublasHandle_t h, int m, int n, int k, float alpha,
     float* da = upload(a);
     float* db = upload(b);
     float* dc = upload(c);
-    CK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, db, n, da, k, &beta, dc, n));
+    BENCH_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, db, n, da, k, &beta, dc, n));
     std::vector<float> out(c.size());
-    CK(cudaMemcpy(out.data(), dc, out.size() * 4, cudaMemcpyDeviceToHost));
-    CK(cudaFree(da));
-    CK(cudaFree(db));
-    CK(cudaFree(dc));
+    BENCH_CHECK(cudaMemcpy(out.data(), dc, out.size() * 4, cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaFree(da));
+    BENCH_CHECK(cudaFree(db));
+    BENCH_CHECK(cudaFree(dc));
     return out;
 }
 
@@ -119,19 +111,19 @@ problem make_problem(int m, int n, int k, cudaStream_t stream, cublasHandle_t bl
     p.a = upload(ha);
     p.b = upload(hb);
     p.c0 = upload(hc);
-    CK(cudaMalloc(&p.c, hc.size() * sizeof(__nv_bfloat16)));
+    BENCH_CHECK(cudaMalloc(&p.c, hc.size() * sizeof(__nv_bfloat16)));
     int dev = 0;
-    CK(cudaGetDevice(&dev));
+    BENCH_CHECK(cudaGetDevice(&dev));
     int l2 = 0;
-    CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    BENCH_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
     p.flush_floats = std::size_t(3) * l2 / 4 / 32 * 32;
-    CK(cudaMalloc(&p.flush, p.flush_floats * 4));
+    BENCH_CHECK(cudaMalloc(&p.flush, p.flush_floats * 4));
 
-    CK(cublasSetMathMode(blas, CUBLAS_PEDANTIC_MATH));
+    BENCH_CHECK(cublasSetMathMode(blas, CUBLAS_PEDANTIC_MATH));
     const auto c32 = to_float(hc, false);
     p.ref = sgemm(blas, m, n, k, p.alpha, to_float(ha, false), to_float(hb, false), p.beta, c32);
     const auto sums = sgemm(blas, m, n, k, 1.0f, to_float(ha, true), to_float(hb, true), 0.0f, c32);
-    CK(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH));
+    BENCH_CHECK(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH));
     // The inputs are exactly representable, so the kernel's result differs from the FP32
     // reference by its accumulation error (bounded like the FP32 rungs' by a √K random walk of
     // FP32 roundings, with the tensor cores' truncation counted as a full ulp: 2^-23) plus the
@@ -155,7 +147,7 @@ struct verdict {
 
 verdict verify(const problem& p) {
     std::vector<__nv_bfloat16> got(std::size_t(p.m) * p.n);
-    CK(cudaMemcpy(got.data(), p.c, got.size() * 2, cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(got.data(), p.c, got.size() * 2, cudaMemcpyDeviceToHost));
     verdict v;
     for (std::size_t i = 0; i < got.size(); ++i) {
         const double g = __bfloat162float(got[i]);
@@ -216,7 +208,7 @@ candidate cublas_candidate() {
     candidate c{"cublas_bf16", nullptr, 0, nullptr};
     c.prepare = [](const problem& p) -> std::function<void()> {
         return [&p]() {
-            CK(cublasGemmEx(p.blas, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &p.alpha, p.b,
+            BENCH_CHECK(cublasGemmEx(p.blas, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &p.alpha, p.b,
                             CUDA_R_16BF, p.n, p.a, CUDA_R_16BF, p.k, &p.beta, p.c, CUDA_R_16BF, p.n,
                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
         };
@@ -240,8 +232,8 @@ std::vector<candidate> sweep() {
 
 double median_ms(const problem& p, const std::function<void()>& launch, int runs) {
     cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
+    BENCH_CHECK(cudaEventCreate(&a));
+    BENCH_CHECK(cudaEventCreate(&b));
     std::vector<float> ms;
     // TUNE_NOFLUSH=1 keeps L2 warm between launches; TUNE_SYNC=1 waits for the preparation
     // before starting the clock (experiments; the tool flushes and does not wait).
@@ -250,27 +242,27 @@ double median_ms(const problem& p, const std::function<void()>& launch, int runs
     for (int i = 0; i < runs; ++i) {
         p.restore();
         if (flush) flush_l2(p);
-        if (sync) CK(cudaStreamSynchronize(p.stream));
-        CK(cudaEventRecord(a, p.stream));
+        if (sync) BENCH_CHECK(cudaStreamSynchronize(p.stream));
+        BENCH_CHECK(cudaEventRecord(a, p.stream));
         launch();
-        CK(cudaEventRecord(b, p.stream));
-        CK(cudaEventSynchronize(b));
+        BENCH_CHECK(cudaEventRecord(b, p.stream));
+        BENCH_CHECK(cudaEventSynchronize(b));
         float t = 0;
-        CK(cudaEventElapsedTime(&t, a, b));
+        BENCH_CHECK(cudaEventElapsedTime(&t, a, b));
         ms.push_back(t);
     }
     if (std::getenv("TUNE_BATCH")) {  // back-to-back launches, nothing between them
         ms.clear();
-        CK(cudaEventRecord(a, p.stream));
+        BENCH_CHECK(cudaEventRecord(a, p.stream));
         for (int i = 0; i < runs; ++i) launch();
-        CK(cudaEventRecord(b, p.stream));
-        CK(cudaEventSynchronize(b));
+        BENCH_CHECK(cudaEventRecord(b, p.stream));
+        BENCH_CHECK(cudaEventSynchronize(b));
         float t = 0;
-        CK(cudaEventElapsedTime(&t, a, b));
+        BENCH_CHECK(cudaEventElapsedTime(&t, a, b));
         ms.push_back(t / runs);
     }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
+    BENCH_CHECK(cudaEventDestroy(a));
+    BENCH_CHECK(cudaEventDestroy(b));
     std::sort(ms.begin(), ms.end());
     return ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
 }
@@ -288,13 +280,13 @@ int main(int argc, char** argv) {
         }
         if (sizes.empty()) sizes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
         cudaDeviceProp prop{};
-        CK(cudaGetDeviceProperties(&prop, 0));
+        BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
         std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
         cudaStream_t stream;
-        CK(cudaStreamCreate(&stream));
+        BENCH_CHECK(cudaStreamCreate(&stream));
         cublasHandle_t blas;
-        CK(cublasCreate(&blas));
-        CK(cublasSetStream(blas, stream));
+        BENCH_CHECK(cublasCreate(&blas));
+        BENCH_CHECK(cublasSetStream(blas, stream));
         auto cands = sweep();
         // TUNE_ONLY=substring keeps the matching candidates (for Nsight Compute runs).
         if (const char* only = std::getenv("TUNE_ONLY"))
@@ -306,7 +298,7 @@ int main(int argc, char** argv) {
         for (auto& c : cands) {
             if (!c.kernel) continue;
             cudaFuncAttributes fa{};
-            CK(cudaFuncGetAttributes(&fa, c.kernel));
+            BENCH_CHECK(cudaFuncGetAttributes(&fa, c.kernel));
             std::printf("%-34s regs %3d  local %4zu B  smem %6d B\n", c.name.c_str(), fa.numRegs,
                         fa.localSizeBytes, c.smem);
         }
@@ -320,7 +312,7 @@ int main(int argc, char** argv) {
             auto blas_launch = blas_c.prepare(p);
             p.restore();
             blas_launch();
-            CK(cudaStreamSynchronize(stream));
+            BENCH_CHECK(cudaStreamSynchronize(stream));
             const auto bv = verify(p);
             const double blas_first = median_ms(p, blas_launch, runs);
             struct row {
@@ -334,10 +326,10 @@ int main(int argc, char** argv) {
                 try {
                     launch = c.prepare(p);
                     p.restore();
-                    CK(cudaStreamSynchronize(stream));
+                    BENCH_CHECK(cudaStreamSynchronize(stream));
                     launch();
-                    CK(cudaGetLastError());
-                    CK(cudaStreamSynchronize(stream));
+                    BENCH_CHECK(cudaGetLastError());
+                    BENCH_CHECK(cudaStreamSynchronize(stream));
                 } catch (const std::exception& e) {
                     std::printf("%-34s FAILED: %s\n", c.name.c_str(), e.what());
                     rows.push_back({c.name, NAN, {false, INFINITY, -1}});
@@ -364,11 +356,11 @@ int main(int argc, char** argv) {
                 std::printf("| %s | %.3f | %.1f | %.1f %% | %s %.3g |\n", r.name.c_str(), r.ms,
                             p.flop() / r.ms / 1e9, 100.0 * blas_ms / r.ms, r.v.ok ? "yes" : "NO",
                             r.v.worst);
-            CK(cudaFree(p.a));
-            CK(cudaFree(p.b));
-            CK(cudaFree(p.c0));
-            CK(cudaFree(p.c));
-            CK(cudaFree(p.flush));
+            BENCH_CHECK(cudaFree(p.a));
+            BENCH_CHECK(cudaFree(p.b));
+            BENCH_CHECK(cudaFree(p.c0));
+            BENCH_CHECK(cudaFree(p.c));
+            BENCH_CHECK(cudaFree(p.flush));
         }
         return 0;
     } catch (const std::exception& e) {

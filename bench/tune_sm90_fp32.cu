@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench_check.hpp"
 #include "sm90_fp32.cuh"
 
 namespace {
@@ -66,15 +67,6 @@ std::vector<candidate> sweep() {
 }
 
 // ---------------------------------------------------------------------------------------------
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess)
-        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(cublasStatus_t s, const char* what) {
-    if (s != CUBLAS_STATUS_SUCCESS)
-        throw std::runtime_error(std::string(what) + ": " + cublasGetStatusString(s));
-}
-#define TUNE_CHECK(call) check((call), #call)
 
 struct gemm_shape {
     int m = 0, n = 0, k = 0;
@@ -180,7 +172,7 @@ options parse_options(int argc, char** argv) {
 class device_floats {
   public:
     explicit device_floats(std::size_t n) : m_n(n) {
-        TUNE_CHECK(cudaMalloc(&m_p, std::max<std::size_t>(n, 1) * sizeof(float)));
+        BENCH_CHECK(cudaMalloc(&m_p, std::max<std::size_t>(n, 1) * sizeof(float)));
     }
     ~device_floats() { cudaFree(m_p); }
     device_floats(const device_floats&) = delete;
@@ -188,11 +180,11 @@ class device_floats {
     [[nodiscard]] float* get() const { return m_p; }
     [[nodiscard]] std::size_t bytes() const { return m_n * sizeof(float); }
     void upload(const std::vector<float>& h) const {
-        TUNE_CHECK(cudaMemcpy(m_p, h.data(), bytes(), cudaMemcpyHostToDevice));
+        BENCH_CHECK(cudaMemcpy(m_p, h.data(), bytes(), cudaMemcpyHostToDevice));
     }
     [[nodiscard]] std::vector<float> download() const {
         std::vector<float> h(m_n);
-        TUNE_CHECK(cudaMemcpy(h.data(), m_p, bytes(), cudaMemcpyDeviceToHost));
+        BENCH_CHECK(cudaMemcpy(h.data(), m_p, bytes(), cudaMemcpyDeviceToHost));
         return h;
     }
 
@@ -204,7 +196,7 @@ class device_floats {
 // Row-major C = alpha·A·B + beta·C through column-major cuBLAS: Cᵀ = Bᵀ·Aᵀ.
 void cublas_gemm(cublasHandle_t h, const gemm_shape& s, float alpha, const float* a, const float* b,
                  float beta, float* c) {
-    TUNE_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, b, s.n, a, s.k,
+    BENCH_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, b, s.n, a, s.k,
                            &beta, c, s.n));
 }
 
@@ -238,9 +230,9 @@ struct problem {
         std::transform(hb.begin(), hb.end(), abs_b.begin(), [](float x) { return std::fabs(x); });
         a.upload(abs_a);
         b.upload(abs_b);
-        TUNE_CHECK(cudaMemset(c.get(), 0, c.bytes()));
+        BENCH_CHECK(cudaMemset(c.get(), 0, c.bytes()));
         cublas_gemm(h, s, 1.0f, a.get(), b.get(), 0.0f, c.get());
-        TUNE_CHECK(cudaStreamSynchronize(stream));
+        BENCH_CHECK(cudaStreamSynchronize(stream));
         const auto sums = c.download();
         // Rounding errors of random sign grow like √K: 8·√(K+2)·2⁻²⁴ of the magnitude sum is
         // far above honest differences and far below one lost or doubled product.
@@ -253,11 +245,11 @@ struct problem {
         b.upload(hb);
         restore_c();
         cublas_gemm(h, s, alpha, a.get(), b.get(), beta, c.get());
-        TUNE_CHECK(cudaStreamSynchronize(stream));
+        BENCH_CHECK(cudaStreamSynchronize(stream));
         reference = c.download();
     }
     void restore_c() const {
-        TUNE_CHECK(cudaMemcpy(c.get(), c0.get(), c0.bytes(), cudaMemcpyDeviceToDevice));
+        BENCH_CHECK(cudaMemcpy(c.get(), c0.get(), c0.bytes(), cudaMemcpyDeviceToDevice));
     }
     // Largest |got - reference| / tolerance; above 1 fails.
     [[nodiscard]] double worst_ratio() const {
@@ -289,19 +281,19 @@ timing time_launches(Launch&& launch_once, int warmup, int runs, cudaStream_t st
     for (int i = 0; i < warmup; ++i) launch_once();
     std::vector<cudaEvent_t> start(runs), stop(runs);
     for (int i = 0; i < runs; ++i) {
-        TUNE_CHECK(cudaEventCreate(&start[i]));
-        TUNE_CHECK(cudaEventCreate(&stop[i]));
+        BENCH_CHECK(cudaEventCreate(&start[i]));
+        BENCH_CHECK(cudaEventCreate(&stop[i]));
     }
     for (int i = 0; i < runs; ++i) {
-        TUNE_CHECK(cudaEventRecord(start[i], stream));
+        BENCH_CHECK(cudaEventRecord(start[i], stream));
         launch_once();
-        TUNE_CHECK(cudaEventRecord(stop[i], stream));
+        BENCH_CHECK(cudaEventRecord(stop[i], stream));
     }
-    TUNE_CHECK(cudaStreamSynchronize(stream));
+    BENCH_CHECK(cudaStreamSynchronize(stream));
     std::vector<double> ms(runs);
     for (int i = 0; i < runs; ++i) {
         float t = 0;
-        TUNE_CHECK(cudaEventElapsedTime(&t, start[i], stop[i]));
+        BENCH_CHECK(cudaEventElapsedTime(&t, start[i], stop[i]));
         ms[i] = t;
         cudaEventDestroy(start[i]);
         cudaEventDestroy(stop[i]);
@@ -354,11 +346,11 @@ int run(const options& o) {
 
     int device = 0;
     cudaDeviceProp prop{};
-    TUNE_CHECK(cudaGetDevice(&device));
-    TUNE_CHECK(cudaGetDeviceProperties(&prop, device));
+    BENCH_CHECK(cudaGetDevice(&device));
+    BENCH_CHECK(cudaGetDeviceProperties(&prop, device));
     int driver = 0, runtime = 0;
-    TUNE_CHECK(cudaDriverGetVersion(&driver));
-    TUNE_CHECK(cudaRuntimeGetVersion(&runtime));
+    BENCH_CHECK(cudaDriverGetVersion(&driver));
+    BENCH_CHECK(cudaRuntimeGetVersion(&runtime));
     std::printf("# %s, %d SMs, cc %d.%d, CUDA driver %d.%d, runtime %d.%d\n", prop.name,
                 prop.multiProcessorCount, prop.major, prop.minor, driver / 1000, driver % 1000 / 10,
                 runtime / 1000, runtime % 1000 / 10);
@@ -374,11 +366,11 @@ int run(const options& o) {
                 "%cuBLAS");
 
     cudaStream_t stream = nullptr;
-    TUNE_CHECK(cudaStreamCreate(&stream));
+    BENCH_CHECK(cudaStreamCreate(&stream));
     cublasHandle_t handle = nullptr;
-    TUNE_CHECK(cublasCreate(&handle));
-    TUNE_CHECK(cublasSetStream(handle, stream));
-    TUNE_CHECK(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH));
+    BENCH_CHECK(cublasCreate(&handle));
+    BENCH_CHECK(cublasSetStream(handle, stream));
+    BENCH_CHECK(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH));
 
     std::vector<row> rows;
     bool all_verified = true;
@@ -407,19 +399,19 @@ int run(const options& o) {
             r.threads = c.threads;
             r.smem_bytes = c.smem_bytes;
             cudaFuncAttributes attr{};
-            TUNE_CHECK(cudaFuncGetAttributes(&attr, c.kernel));
+            BENCH_CHECK(cudaFuncGetAttributes(&attr, c.kernel));
             r.registers = attr.numRegs;
             r.local_bytes = int(attr.localSizeBytes);
             const auto launch_once = [&] {
-                TUNE_CHECK(c.launch(s.m, s.n, s.k, o.alpha, p.a.get(), p.b.get(), o.beta, p.c.get(),
+                BENCH_CHECK(c.launch(s.m, s.n, s.k, o.alpha, p.a.get(), p.b.get(), o.beta, p.c.get(),
                                     stream));
             };
             p.restore_c();
             launch_once();
-            TUNE_CHECK(cudaStreamSynchronize(stream));
+            BENCH_CHECK(cudaStreamSynchronize(stream));
             r.worst_ratio = p.worst_ratio();
             r.verified = r.worst_ratio <= 1.0;
-            TUNE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.ctas_per_sm, c.kernel,
+            BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.ctas_per_sm, c.kernel,
                                                                      c.threads, c.smem_bytes));
             if (!r.verified) {
                 all_verified = false;

@@ -2,7 +2,6 @@
 // every other rung.
 #include "common.cuh"
 #include "core/error.hpp"
-#include "model/levels.hpp"
 #include "rung.hpp"
 
 namespace tgemm {
@@ -27,8 +26,8 @@ rung_model model_cublas(const shape& s, const model_context& mc) {
     // No seed formula for a library kernel: the textbook row is the compulsory traffic.
     m.textbook.global_bytes = model::compulsory_read_bytes(s) + model::compulsory_write_bytes(s);
     m.textbook.formula = "compulsory: A, B, C read once, C written once, × 4 B";
-    m.refined.set(keys::dram_read_bytes, model::compulsory_read_bytes(s));
-    m.refined.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    m.refined.dram_read_bytes = model::compulsory_read_bytes(s);
+    m.refined.dram_write_bytes = model::dram_write_bytes(s, mc);
     if (model::compulsory_read_bytes(s) > 0.5 * double(mc.l2_bytes))
         m.refined.notes.emplace_back(
             "DRAM deviation: A, B and C exceed half the L2, so cuBLAS's own kernel re-reads "

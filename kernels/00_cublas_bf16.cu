@@ -21,8 +21,7 @@ rung make() {
                 },
             .model =
                 [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(
-                        kernels::tensor_model::model_cublas_bf16(s, {mc.l2_bytes, mc.sm_count}));
+                    return kernels::to_rung_model(kernels::tensor_model::model_cublas_bf16(s, mc));
                 },
             .can_run = [](const gpu_info& gpu, const shape&) -> std::optional<std::string> {
                 // The library takes any shape; BF16 GEMM needs compute capability 8.0.

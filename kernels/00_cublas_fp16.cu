@@ -10,13 +10,14 @@ namespace {
 
 // Compulsory traffic only, as for the other cuBLAS rows: FP16 A and B, FP32 C.
 rung_model model_fn(const shape& s, const model_context& mc) {
-    auto counts = kernels::tensor_model::model_cublas_bf16(s, {mc.l2_bytes, mc.sm_count});
+    auto counts = kernels::tensor_model::model_cublas_bf16(s, mc);
     const double mn = double(s.m) * double(s.n);
     // C is 4 bytes, not 2: once more its bytes in each direction.
     counts.textbook.global_bytes += 2.0 * mn * 2.0;
     counts.textbook.formula = "(MK + KN)·2 B + 2MN·4 B: compulsory";
-    counts.dram_read_bytes += 2.0 * mn;
-    if (counts.dram_write_bytes > 0) counts.dram_write_bytes *= 2.0;
+    auto& r = counts.refined;
+    *r.dram_read_bytes += 2.0 * mn;
+    if (*r.dram_write_bytes > 0) *r.dram_write_bytes *= 2.0;
     return kernels::to_rung_model(counts);
 }
 

@@ -2,7 +2,6 @@
 // warp take consecutive rows of C, so a warp's loads of A are 32 rows apart (uncoalesced)
 // and its load of B is one word for all 32 threads (broadcast).
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "model/textbook.hpp"
 #include "rung.hpp"
 
@@ -10,6 +9,10 @@ namespace tgemm {
 namespace {
 
 constexpr int block = 32;
+// One output per thread, K walked an element at a time; ptxas (nvcc 13.0, sm_90a) allocates 32
+// registers.
+constexpr kernels::launch_info info{
+    .tile_m = block, .tile_n = block, .tile_k = 1, .threads = block * block, .registers = 32};
 
 __global__ void naive_uncoalesced_kernel(int m, int n, int k, float alpha, const float* a,
                                          const float* b, float beta, float* c) {
@@ -38,7 +41,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     m.textbook.formula = "(2MNK + 2MN)·4 B: 2K loads per output, plus C read and written";
     m.textbook.loads_per_output = 2.0 * s.k;
     auto& r = m.refined;
-    r.set(keys::flops, model::executed_flops(s, s.k));
+    r.flops = model::executed_flops(s, s.k);
     // A warp is 32 rows × 1 column (rows beyond M idle). Per k step: A touches one sector per
     // active row; B is one word, one sector, for the whole warp.
     const double warps_full = double(s.m / block) * s.n;
@@ -48,10 +51,10 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double b_sectors = warps * s.k;
     // C: each active thread reads and writes its own word, a sector each.
     const double c_sectors = double(s.m) * s.n;
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
-    r.set(keys::smem_load_wavefronts, 0);
-    r.set(keys::smem_store_wavefronts, 0);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
+    r.smem_load_wavefronts = 0;
+    r.smem_store_wavefronts = 0;
     // DRAM: a block reads a 32-row strip of A (32·K·4 B) and a 32-column strip of B. The
     // blocks in flight sweep down M first, so they share B strips; A re-reads from DRAM when
     // all of A (plus one B strip) does not fit in L2.
@@ -59,8 +62,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double col_tiles = double(model::ceil_div(s.n, block));
     double a_reads = a_bytes;
     if (a_bytes > 0.5 * mc.l2_bytes) a_reads = a_bytes * col_tiles;
-    r.set(keys::dram_read_bytes, a_reads + 4.0 * s.k * s.n + 4.0 * s.m * s.n);
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = a_reads + 4.0 * s.k * s.n + 4.0 * s.m * s.n;
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
     r.notes.push_back(
         "L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
@@ -78,6 +81,7 @@ rung make() {
             .seed = "lecture 004 v1 as written (seed 004)",
             .params = "32×32 threads, one output each, threadIdx.x → row",
             .kernel_symbol = "naive_uncoalesced_kernel",
+            .config = kernels::with_kernel(info, naive_uncoalesced_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "model/textbook.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
@@ -13,6 +13,10 @@ namespace tgemm {
 namespace {
 
 constexpr int block = 32;
+// One output per thread, K walked an element at a time; ptxas (nvcc 13.0, sm_90a) allocates 32
+// registers.
+constexpr kernels::launch_info info{
+    .tile_m = block, .tile_n = block, .tile_k = 1, .threads = block * block, .registers = 32};
 
 __global__ void naive_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                              float beta, float* c) {
@@ -41,30 +45,30 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     m.textbook.formula = "(2MNK + 2MN)·4 B: 2K loads per output, plus C read and written";
     m.textbook.loads_per_output = 2.0 * s.k;
     auto& r = m.refined;
-    r.set(keys::flops, model::executed_flops(s, s.k));
+    r.flops = model::executed_flops(s, s.k);
     // Per k step a warp (1 row × 32 columns) asks for A[row][k], one broadcast sector, and
     // B[k][col0..col0+31], the sectors that 32 words span.
     const double warps = double(s.m) * double(model::ceil_div(s.n, block));
     const double a_sectors = warps * s.k;
     const double b_sectors = double(kernels::row_segment_sectors(s.k, s.n, block)) * s.m;
     const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, block));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
-    r.set(keys::smem_load_wavefronts, 0);
-    r.set(keys::smem_store_wavefronts, 0);
-    // DRAM: 1024 threads per CTA → 2 CTAs per SM (at most 32 registers), 264 resident. The
-    // whole wave of 264 (2.06 row strips, every column tile) stays in step and streams B once
-    // (the measured 4096³ read says so; smem_tiling, same grid, does not: see the deviation
-    // note). A wave's strips are found again by the next one when they fit in half the L2.
-    const auto d = kernels::reg_tiling::estimate_wave_dram(
-        s, block, block, kernels::reg_tiling::ctas_per_sm(block * block, 32, 0), mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
+    r.smem_load_wavefronts = 0;
+    r.smem_store_wavefronts = 0;
+    // DRAM: 1024 threads per CTA → 2 CTAs per SM on the H100, 264 resident. The whole wave of
+    // 264 (2.06 row strips, every column tile) stays in step and streams B once (the measured
+    // 4096³ read says so; smem_tiling, same grid, does not: see the deviation note). A wave's
+    // strips are found again by the next one when they fit in half the L2.
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
+    const auto d = kernels::reg_tiling::estimate_wave_dram(s, block, block, per_sm, mc);
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     r.notes.push_back(
         "L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
         "128-byte line: N³/32 · 160 B for a cube");
-    r.notes.push_back("DRAM: 2 CTAs of 1024 threads per SM; " + std::to_string(d.waves) +
-                      " waves of " + std::to_string(d.ctas_per_wave) +
+    r.notes.push_back("DRAM: " + model::ctas(per_sm) + " of 1024 threads per SM; " +
+                      std::to_string(d.waves) + " waves of " + std::to_string(d.ctas_per_wave) +
                       " CTAs, each reads the A and B strips it touches unless the previous "
                       "wave's strips fit in half the L2");
     r.notes.push_back(
@@ -83,6 +87,7 @@ rung make() {
             .seed = "seed 003 kernel 01",
             .params = "32×32 threads, one output each, threadIdx.x → column",
             .kernel_symbol = "naive_kernel",
+            .config = kernels::with_kernel(info, naive_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {

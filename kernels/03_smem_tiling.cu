@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "model/textbook.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
@@ -13,6 +13,13 @@ namespace tgemm {
 namespace {
 
 constexpr int tile = 32;
+// Its two tiles are 8 KB of shared memory; ptxas (nvcc 13.0, sm_90a) allocates 31 registers.
+constexpr kernels::launch_info info{.tile_m = tile,
+                                    .tile_n = tile,
+                                    .tile_k = tile,
+                                    .threads = tile * tile,
+                                    .smem_bytes = 2 * tile * tile * 4,
+                                    .registers = 31};
 
 __global__ void smem_tiling_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                                    float beta, float* c) {
@@ -61,7 +68,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto mp = model::round_up(s.m, tile);
     const auto np = model::round_up(s.n, tile);
     const auto kp = model::round_up(s.k, tile);
-    r.set(keys::flops, 2.0 * mp * np * kp + 3.0 * s.m * s.n);
+    r.flops = 2.0 * mp * np * kp + 3.0 * s.m * s.n;
     const double steps = double(kp / tile);
     const double warps = double(mp / tile) * double(np / tile) * tile;  // warps in the grid
     // Global: per step a warp (one row of the tile) reads 32 consecutive words of A and of B.
@@ -70,24 +77,27 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double b_sectors =
         double(kernels::row_segment_sectors(s.k, s.n, tile)) * double(mp / tile);
     const double c_sectors = double(kernels::row_segment_sectors(s.m, s.n, tile));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
     // Shared: per step a warp stores one conflict-free row of each tile (2 wavefronts), and
     // per i reads as[ty][i] (one broadcast word) and bs[i][0..31] (one conflict-free row).
     // ptxas fuses pairs of consecutive as[ty][i] into one LDS.64: 16 broadcast wavefronts
     // (measured on the H100: 48 load wavefronts per warp per step, not 32 + 8 for LDS.128).
-    r.set(keys::smem_store_wavefronts, warps * steps * 2);
-    r.set(keys::smem_load_wavefronts, warps * steps * (tile / 2 + tile));
-    // DRAM: 2 CTAs of 1024 threads per SM, which drift apart; one CTA per SM stays in step,
-    // so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each stream B
-    // once unless the previous group's strips fit in half the L2.
+    r.smem_store_wavefronts = warps * steps * 2;
+    r.smem_load_wavefronts = warps * steps * (tile / 2 + tile);
+    // DRAM: 2 CTAs of 1024 threads per SM on the H100, which drift apart; one CTA per SM stays
+    // in step, so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each
+    // stream B once unless the previous group's strips fit in half the L2.
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
     r.notes.push_back("shared: 16 LDS.64 of A (broadcast) + 32 LDS.32 of B per warp per step");
-    r.notes.push_back("DRAM: the 2 CTAs per SM drift apart; " + std::to_string(d.waves) +
-                      " groups of " + std::to_string(d.ctas_per_wave) +
+    r.notes.push_back("DRAM: " +
+                      (per_sm > 1 ? "the " + model::ctas(per_sm) + " per SM drift apart; "
+                                  : std::string("1 CTA per SM; ")) +
+                      std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");
     model::add_dram_write_notes(r);
@@ -101,6 +111,7 @@ rung make() {
             .seed = "seed 002; seed 003 kernel 02",
             .params = "32×32 tile, 1024 threads, one output each",
             .kernel_symbol = "smem_tiling_kernel",
+            .config = kernels::with_kernel(info, smem_tiling_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {

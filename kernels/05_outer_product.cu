@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -20,12 +20,19 @@ constexpr int threads = threads_x * threads_y;
 constexpr int bm = threads_y * v;  // 32 rows of C per CTA
 constexpr int bn = threads_x * v;  // 128 columns of C per CTA
 // Five CTAs per SM fit when ptxas stays within 48 registers, which it does without spilling
-// (nvcc 13.0, sm_90). The DRAM model's CTAs in flight follow from these two numbers (check with
+// (nvcc 13.0, sm_90a). The DRAM model's CTAs in flight follow from these two numbers (check with
 // ncu's launch__registers_per_thread and launch__occupancy_limit_registers).
 constexpr int min_ctas_per_sm = 5;
-constexpr int registers = 48;
+constexpr kernels::launch_info info{.tile_m = bm,
+                                    .tile_n = bn,
+                                    .tile_k = 1,
+                                    .thread_m = v,
+                                    .thread_n = v,
+                                    .threads = threads,
+                                    .registers = 48};
 static_assert(threads_x == 32, "a warp must be one row of threads so A is a broadcast");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, 0) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 static_assert(v * v + 2 * v <= 64, "V² accumulators and 2V operands must fit in registers");
 
@@ -98,7 +105,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     auto& r = m.refined;
     const auto mp = model::round_up(s.m, bm);
     const auto np = model::round_up(s.n, bn);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(s.k) + 3.0 * double(s.m) * s.n);
+    r.flops = 2.0 * double(mp) * double(np) * double(s.k) + 3.0 * double(s.m) * s.n;
 
     // L1. A: per (warp, i, k) one broadcast sector when the row exists. B: per (warp, j, k)
     // the sectors of 32 adjacent words; over j and the CTA columns that is one pass over row k
@@ -107,17 +114,17 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const double a_sectors = double(s.m) * gx * double(s.k);
     const double b_sectors = double(mp / v) * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, 32, 1));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
-    r.set(keys::smem_load_wavefronts, 0);
-    r.set(keys::smem_store_wavefronts, 0);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
+    r.smem_load_wavefronts = 0;
+    r.smem_store_wavefronts = 0;
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram).
-    const int per_sm = rt::ctas_per_sm(threads, registers, 0);
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K FFMAs (zeros beyond the "
@@ -127,8 +134,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "L1 B: per warp and k, V requests of 32 adjacent words (4 sectors when "
         "aligned): padded M/V · K·N/8 sectors");
     r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
-    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM, which drift apart; " +
+    r.notes.push_back("DRAM: " + std::to_string(info.registers) + " registers × 256 threads → " +
+                      model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");
@@ -148,6 +155,7 @@ rung make() {
                 "V = 4: 4×4 outputs per thread from 4 + 4 operands per k (V² + 2V = 24 "
                 "registers of data), 32×8 threads, 32×128 C tile per CTA",
             .kernel_symbol = "outer_product_kernel",
+            .config = kernels::with_kernel(info, outer_product_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

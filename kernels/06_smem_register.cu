@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -24,18 +24,26 @@ constexpr int threads = side * side;
 // 8 k) then land on 32 different banks, and rows stay 16-byte aligned for the float4 reads.
 constexpr int sa_pitch = l + 4;
 constexpr int smem_bytes = (s_depth * sa_pitch + s_depth * l) * 4;
-// Four CTAs per SM: ptxas (nvcc 13.0, sm_90) takes 63 of the 64 registers that leaves (51
+// Four CTAs per SM: ptxas (nvcc 13.0, sm_90a) takes 63 of the 64 registers that leaves (51
 // unbounded; five CTAs would need 48). The DRAM model's CTAs in flight follow from these numbers
 // (check with ncu's launch__registers_per_thread).
 constexpr int min_ctas_per_sm = 4;
-constexpr int registers = 63;
+constexpr kernels::launch_info info{.tile_m = l,
+                                    .tile_n = l,
+                                    .tile_k = s_depth,
+                                    .thread_m = v,
+                                    .thread_n = v,
+                                    .threads = threads,
+                                    .smem_bytes = smem_bytes,
+                                    .registers = 63};
 static_assert(v == 4, "a thread reads its V rows of sA and V columns of sB as one float4 each");
 static_assert(l % v == 0 && threads % 32 == 0, "whole threads per side and whole warps");
 static_assert(side == 16, "a warp must span one thread row pair: lanes 0-15 and 16-31");
 static_assert(l * s_depth % threads == 0, "every thread fetches the same number of words");
 static_assert(threads % s_depth == 0 && threads % l == 0 && 32 % s_depth == 0,
               "the fetch maps a warp to whole rows of the A slice and one row piece of B");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 static_assert(sa_pitch % 4 == 0, "sA rows must stay 16-byte aligned for float4 reads");
 
@@ -127,7 +135,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto mp = model::round_up(s.m, l);
     const auto np = model::round_up(s.n, l);
     const auto kp = model::round_up(s.k, s_depth);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+    r.flops = 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n;
 
     // L1. Per slice a warp reads 4 rows × 8 words of A (twice) and 32 adjacent words of one row
     // of B (twice): over the grid, every row of A in 8-word pieces once per CTA column and every
@@ -140,8 +148,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         gx * double(rt::strided_row_sectors(s.m, s.k, s_depth, 1, 32 / s_depth));
     const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, l, v));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
 
     // Shared, per warp and slice. Stores: 2 STS of A (transposed, conflict-free thanks to the
     // pad) + 2 STS of B (32 adjacent words) = 4 wavefronts. Loads per ki: the float4 of sA is
@@ -149,16 +157,16 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // wavefronts; the float4 of sB is 16 adjacent float4s repeated by both half-warps, 4 passes
     // of 8 lanes × 16 B = 4 wavefronts. 6 per ki, 48 per slice, no bank conflicts.
     const double warp_slices = gx * gy * (threads / 32) * double(kp / s_depth);
-    r.set(keys::smem_store_wavefronts, warp_slices * 4);
-    r.set(keys::smem_load_wavefronts, warp_slices * s_depth * (2 + 4));
-    r.set(keys::smem_load_bank_conflicts, 0);
+    r.smem_store_wavefronts = warp_slices * 4;
+    r.smem_load_wavefronts = warp_slices * s_depth * (2 + 4);
+    r.smem_load_bank_conflicts = 0;
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram). See the deviation note.
-    const int per_sm = rt::ctas_per_sm(threads, registers, smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = rt::estimate_drifting_dram(s, l, l, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K rounded up to S = 8 "
@@ -179,8 +187,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "shared stores: sA rows padded to 68 words make the transposing store "
         "conflict-free; 4 wavefronts per warp per slice");
-    r.notes.push_back("DRAM: " + std::to_string(registers) + " registers × 256 threads → " +
-                      std::to_string(per_sm) + " CTAs per SM, which drift apart; " +
+    r.notes.push_back("DRAM: " + std::to_string(info.registers) + " registers × 256 threads → " +
+                      model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");
@@ -205,6 +213,7 @@ rung make() {
                 "L = 64, S = 8, V = 4: 64×64 C tile per CTA, 8-deep slices, 256 threads of "
                 "4×4 outputs, cooperative fetching",
             .kernel_symbol = "smem_register_kernel",
+            .config = kernels::with_kernel(info, smem_register_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

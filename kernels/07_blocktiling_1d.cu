@@ -5,7 +5,7 @@
 
 #include "blocktile_model.hpp"
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -20,11 +20,18 @@ constexpr int bk = 8;                  // depth of a staged slice of K
 constexpr int tm = 8;                  // outputs per thread, down a column
 constexpr int threads = bm * bn / tm;  // 512
 constexpr int smem_bytes = (bm * bk + bk * bn) * 4;
-// Two CTAs per SM. ptxas (nvcc 13.0, sm_90) takes the whole budget that leaves, 64 registers
+// Two CTAs per SM. ptxas (nvcc 13.0, sm_90a) takes the whole budget that leaves, 64 registers
 // (54 unbounded); a third CTA would need 40 and spills. The DRAM model's CTAs in flight follow
 // from these numbers (check with ncu's launch__registers_per_thread).
 constexpr int min_ctas_per_sm = 2;
-constexpr int registers = 64;
+constexpr kernels::launch_info info{.tile_m = bm,
+                                    .tile_n = bn,
+                                    .tile_k = bk,
+                                    .thread_m = tm,
+                                    .thread_n = 1,
+                                    .threads = threads,
+                                    .smem_bytes = smem_bytes,
+                                    .registers = 64};
 static_assert(bm % tm == 0, "a thread's column of TM outputs must fit in the tile");
 static_assert(threads == bm * bk && threads == bk * bn,
               "each thread stages exactly one word of A and one of B per slice");
@@ -32,7 +39,8 @@ static_assert(bn == 64 && bk == 8,
               "the fetch maps a warp to 4 rows × 8 words of A and to 32 "
               "words of one row of B");
 static_assert(bk % 4 == 0, "a thread reads its rows of As as float4s along K");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 
 // As keeps A's layout, row-major BM×BK: one thread's TM rows are TM·BK adjacent words, read as
@@ -110,14 +118,7 @@ void launch(const gemm_args& g, const launch_context& ctx) {
 }
 
 constexpr kernels::blocktile_model::config model_config{
-    .bm = bm,
-    .bn = bn,
-    .bk = bk,
-    .tm = tm,
-    .tn = 1,
-    .threads = threads,
-    .registers = registers,
-    .smem_bytes = smem_bytes,
+    .launch = info,
     // Global, per output: K/BN words of A and K/BM of B (each staged word serves a tile row or
     // column). Shared, per output: K of B and K/TM of A.
     .formula = "(MNK/BN + MNK/BM)·4 B, BM = BN = 64: K/32 loads per output",
@@ -155,6 +156,7 @@ rung make() {
             .seed = "seeds 000/001 (1D tiling)",
             .params = "BM = BN = 64, BK = 8, TM = 8: 512 threads, each a column of 8 outputs",
             .kernel_symbol = "blocktiling_1d_kernel",
+            .config = kernels::with_kernel(info, blocktiling_1d_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

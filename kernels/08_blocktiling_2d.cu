@@ -5,7 +5,7 @@
 
 #include "blocktile_model.hpp"
 #include "common.cuh"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -23,10 +23,17 @@ constexpr int threads = bm * bn / (tm * tn);  // 256
 constexpr int thread_cols = bn / tn;          // 16: a warp is two thread rows of 16
 constexpr int smem_bytes = (bm * bk + bk * bn) * 4;
 // Two CTAs per SM fit when ptxas stays within 128 registers, which it does without spilling
-// (nvcc 13.0, sm_90). The DRAM model's CTAs in flight follow from these numbers (check with
+// (nvcc 13.0, sm_90a). The DRAM model's CTAs in flight follow from these numbers (check with
 // ncu's launch__registers_per_thread).
 constexpr int min_ctas_per_sm = 2;
-constexpr int registers = 128;
+constexpr kernels::launch_info info{.tile_m = bm,
+                                    .tile_n = bn,
+                                    .tile_k = bk,
+                                    .thread_m = tm,
+                                    .thread_n = tn,
+                                    .threads = threads,
+                                    .smem_bytes = smem_bytes,
+                                    .registers = 128};
 static_assert(bm % tm == 0 && bn % tn == 0, "whole thread blocks per tile");
 static_assert(threads % 32 == 0 && 32 % thread_cols == 0, "a warp covers whole thread rows");
 static_assert(bm * bk % threads == 0 && bk * bn % threads == 0,
@@ -34,7 +41,8 @@ static_assert(bm * bk % threads == 0 && bk * bn % threads == 0,
 static_assert(threads % bk == 0 && threads % bn == 0 && 32 % bk == 0,
               "the fetch maps a warp to 4 rows × 8 words of A and to 32 words of one row of B");
 static_assert(bk % 4 == 0 && tn % 4 == 0, "thread rows of As and of Bs are read as float4s");
-static_assert(kernels::reg_tiling::ctas_per_sm(threads, registers, smem_bytes) >= min_ctas_per_sm,
+// The registers are ptxas's for sm_90a, so the check is against compute capability 9.0.
+static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= min_ctas_per_sm,
               "the register budget must admit the CTAs per SM the launch bounds ask for");
 
 // As keeps A's layout, row-major BM×BK, and a thread reads each of its TM rows as BK/4 float4s
@@ -131,14 +139,7 @@ void launch(const gemm_args& g, const launch_context& ctx) {
 }
 
 constexpr kernels::blocktile_model::config model_config{
-    .bm = bm,
-    .bn = bn,
-    .bk = bk,
-    .tm = tm,
-    .tn = tn,
-    .threads = threads,
-    .registers = registers,
-    .smem_bytes = smem_bytes,
+    .launch = info,
     // Seed 000: per thread K/8 slices × 2 operands × 4 loads, 64 outputs → K/64 per output;
     // shared K/8 × 8 × 2 × 8 per thread → K/4 per output.
     .formula = "(MNK/BN + MNK/BM)·4 B, BM = BN = 128: K/64 loads per output (seed 000)",
@@ -180,6 +181,7 @@ rung make() {
             .seed = "seeds 000/001 (2D tiling); seed 003 kernel 03 (2D thread coarsening)",
             .params = "BM = BN = 128, BK = 8, TM = TN = 8: 256 threads, each an 8×8 block",
             .kernel_symbol = "blocktiling_2d_kernel",
+            .config = kernels::with_kernel(info, blocktiling_2d_kernel),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

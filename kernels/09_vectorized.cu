@@ -5,10 +5,10 @@
 #include <climits>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
+#include "vec_tile_model.hpp"
 
 namespace tgemm {
 namespace {
@@ -24,8 +24,44 @@ static_assert(threads == 256, "seed 000: 128·128/(8·8) = 256 threads");
 static_assert(bm * bk == 4 * threads, "one float4 of A per thread per K step");
 static_assert(bk * bn == 4 * threads, "one float4 of B per thread per K step");
 static_assert(tm % 4 == 0 && tn % 4 == 0, "thread tiles are read as float4");
-// ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel: 2 CTAs per SM.
-constexpr int registers = 110;
+// The two tiles, A transposed and B, are 8 KB; ptxas (nvcc 13.0, sm_90a) allocates 110 registers
+// to the float4 kernel (121 to the scalar fallback): 2 CTAs per SM on the H100.
+constexpr kernels::launch_info info{.tile_m = bm,
+                                    .tile_n = bn,
+                                    .tile_k = bk,
+                                    .thread_m = tm,
+                                    .thread_n = tn,
+                                    .threads = threads,
+                                    .smem_bytes = (bk * bm + bk * bn) * 4,
+                                    .registers = 110};
+
+// The kernel's indexing, shared with the model, which counts the bank conflicts of the very
+// addresses the kernel uses. Where thread `tid` works: in stage 1 its float4 of A (two threads
+// per row of the 128×8 tile) and of B (a warp per row of the 8×128 tile), in stage 2 its 8×8
+// outputs (row and column of thread tiles).
+struct placement {
+    int a_row, a_col, b_row, b_col;
+    int row, col;
+};
+__host__ __device__ constexpr placement place(int tid) {
+    return {tid / (bk / 4),     tid % (bk / 4) * 4, tid / (bn / 4),
+            tid % (bn / 4) * 4, tid / (bn / tn),    tid % (bn / tn)};
+}
+// Offsets in floats into the shared tiles: stage 1 stores element q of the thread's float4 of A
+// transposed and its float4 of B; stage 2, step kk, loads the float4s at row i of A's tile and
+// column j of B's.
+__host__ __device__ constexpr int a_store(const placement& p, int q) {
+    return (p.a_col + q) * bm + p.a_row;
+}
+__host__ __device__ constexpr int b_store(const placement& p) {
+    return p.b_row * bn + p.b_col;
+}
+__host__ __device__ constexpr int a_load(const placement& p, int kk, int i) {
+    return kk * bm + p.row * tm + i;
+}
+__host__ __device__ constexpr int b_load(const placement& p, int kk, int j) {
+    return kk * bn + p.col * tn + j;
+}
 
 template <bool Vec>
 __global__ void __launch_bounds__(threads)
@@ -36,23 +72,17 @@ __global__ void __launch_bounds__(threads)
     const int tid = threadIdx.x;
     const int row0 = blockIdx.y * bm;
     const int col0 = blockIdx.x * bn;
-    const int thread_row = tid / (bn / tn);
-    const int thread_col = tid % (bn / tn);
-    // Two threads share a row of the 128×8 tile of A; a warp covers one row of the tile of B.
-    const int a_row = tid / (bk / 4);
-    const int a_col = tid % (bk / 4) * 4;
-    const int b_row = tid / (bn / 4);
-    const int b_col = tid % (bn / 4) * 4;
+    const placement p = place(tid);
 
     float acc[tm][tn] = {};
     for (int k0 = 0; k0 < k; k0 += bk) {
-        const float4 av = kernels::load4_guarded<Vec>(a, m, k, row0 + a_row, k0 + a_col);
-        as[(a_col + 0) * bm + a_row] = av.x;
-        as[(a_col + 1) * bm + a_row] = av.y;
-        as[(a_col + 2) * bm + a_row] = av.z;
-        as[(a_col + 3) * bm + a_row] = av.w;
-        *reinterpret_cast<float4*>(&bs[b_row * bn + b_col]) =
-            kernels::load4_guarded<Vec>(b, k, n, k0 + b_row, col0 + b_col);
+        const float4 av = kernels::load4_guarded<Vec>(a, m, k, row0 + p.a_row, k0 + p.a_col);
+        as[a_store(p, 0)] = av.x;
+        as[a_store(p, 1)] = av.y;
+        as[a_store(p, 2)] = av.z;
+        as[a_store(p, 3)] = av.w;
+        *reinterpret_cast<float4*>(&bs[b_store(p)]) =
+            kernels::load4_guarded<Vec>(b, k, n, k0 + p.b_row, col0 + p.b_col);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < bk; ++kk) {
@@ -61,11 +91,11 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
             for (int i = 0; i < tm; i += 4)
                 *reinterpret_cast<float4*>(&ra[i]) =
-                    *reinterpret_cast<const float4*>(&as[kk * bm + thread_row * tm + i]);
+                    *reinterpret_cast<const float4*>(&as[a_load(p, kk, i)]);
 #pragma unroll
             for (int j = 0; j < tn; j += 4)
                 *reinterpret_cast<float4*>(&rb[j]) =
-                    *reinterpret_cast<const float4*>(&bs[kk * bn + thread_col * tn + j]);
+                    *reinterpret_cast<const float4*>(&bs[b_load(p, kk, j)]);
 #pragma unroll
             for (int i = 0; i < tm; ++i)
 #pragma unroll
@@ -78,7 +108,7 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
         for (int j = 0; j < tn; j += 4)
             kernels::update4_guarded<Vec>(
-                c, m, n, row0 + thread_row * tm + i, col0 + thread_col * tn + j, alpha, beta,
+                c, m, n, row0 + p.row * tm + i, col0 + p.col * tn + j, alpha, beta,
                 make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
 }
 
@@ -89,116 +119,67 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const int n = static_cast<int>(g.size.n);
     const int k = static_cast<int>(g.size.k);
     if (kernels::float4_rows(n, k, g.a_as<float>(), g.b_as<float>(), g.c_as<float>()))
-        vectorized_kernel<true><<<grid, threads, 0, ctx.stream>>>(
+        vectorized_kernel<true><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
     else
-        vectorized_kernel<false><<<grid, threads, 0, ctx.stream>>>(
+        vectorized_kernel<false><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
 // Shared-memory wavefronts of one CTA for one K step: the stores of stage 1 and the loads of
-// the eight dot-product steps, warp by warp.
-struct smem_per_step {
-    double loads = 0;
-    double stores = 0;
-};
-
-smem_per_step smem_wavefronts_per_step() {
+// the eight dot-product steps, warp by warp, at the kernel's own addresses.
+kernels::vec_tile_model::smem_per_step smem_wavefronts_per_step() {
     using kernels::tile_model::smem_op;
     using kernels::tile_model::warp_wavefronts;
-    smem_per_step w;
+    kernels::vec_tile_model::smem_per_step w;
     for (int warp = 0; warp < threads / 32; ++warp) {
         const auto tid = [&](int lane) { return warp * 32 + lane; };
         for (int q = 0; q < 4; ++q)  // A transposed: four 32-bit stores
             w.stores += warp_wavefronts(4, smem_op::store, [&](int l) {
-                const int t = tid(l);
-                return std::int64_t(4) * ((t % (bk / 4) * 4 + q) * bm + t / (bk / 4));
+                return std::int64_t(4) * a_store(place(tid(l)), q);
             });
-        w.stores += warp_wavefronts(16, smem_op::store, [&](int l) {
-            const int t = tid(l);
-            return std::int64_t(4) * (t / (bn / 4) * bn + t % (bn / 4) * 4);
-        });
+        w.stores += warp_wavefronts(
+            16, smem_op::store, [&](int l) { return std::int64_t(4) * b_store(place(tid(l))); });
         for (int kk = 0; kk < bk; ++kk) {
             for (int i = 0; i < tm; i += 4)
                 w.loads += warp_wavefronts(16, smem_op::load, [&](int l) {
-                    return std::int64_t(4) * (kk * bm + tid(l) / (bn / tn) * tm + i);
+                    return std::int64_t(4) * a_load(place(tid(l)), kk, i);
                 });
             for (int j = 0; j < tn; j += 4)
                 w.loads += warp_wavefronts(16, smem_op::load, [&](int l) {
-                    return std::int64_t(4) * (kk * bn + tid(l) % (bn / tn) * tn + j);
+                    return std::int64_t(4) * b_load(place(tid(l)), kk, j);
                 });
         }
     }
     return w;
 }
 
-rung_model model_fn(const shape& s, const model_context& mc) {
-    namespace tmod = kernels::tile_model;
-    rung_model m;
-    m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = tmod::block_tiled_bytes(s, bm, bn);
-    m.textbook.formula =
-        "(MNK/BN + MNK/BM + 2MN)·4 B, BM = BN = 128: A re-read N/128 times, B M/128 times, "
-        "C read and written once";
-    m.textbook.loads_per_output = double(s.k) / bn + double(s.k) / bm;  // seed 000: K/64
-    m.textbook.smem_accesses =
-        double(s.m) * s.n * s.k * (1.0 / tm + 1.0 / tn);  // seed 000: K/4 per output
-
-    auto& r = m.refined;
-    const std::int64_t gm = model::ceil_div(s.m, bm);
-    const std::int64_t gn = model::ceil_div(s.n, bn);
-    const std::int64_t steps = model::ceil_div(s.k, bk);
-    r.set(keys::flops, tmod::padded_flops(s, bm, bn, bk));
-
-    // Global loads: the float4 path issues one 16-byte load per lane, the fallback four 4-byte
-    // loads whose lanes sit 16 bytes apart.
-    const bool vec = s.n % 4 == 0 && s.k % 4 == 0;
-    const auto pattern = [&](std::int64_t rows, std::int64_t cols, std::int64_t seg, int lanes,
-                             int stride, int width) {
-        return tmod::owned_columns_sectors(vec, rows, cols, seg, lanes, stride, width);
-    };
-    // A: two lanes per row of the tile (8 floats); B: a warp per row of the tile (128 floats).
-    const double a_sectors = pattern(s.m, s.k, bk, 2, 4, 4) * double(gn);
-    const double b_sectors = pattern(s.k, s.n, bn, 32, 4, 4) * double(gm);
+constexpr kernels::vec_tile_model::config model_config{
+    .launch = info,
     // C: 16 lanes per row, each owning 8 consecutive columns, move 4 of them per instruction.
-    const double c_sectors = pattern(s.m, s.n, bn, 16, tn, tn);
-    r.set(keys::l1_global_load_bytes, double(sector_bytes) * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(sector_bytes) * c_sectors);
-
-    const auto w = smem_wavefronts_per_step();
-    const double ctas = double(gm) * double(gn);
-    r.set(keys::smem_load_wavefronts, ctas * double(steps) * w.loads);
-    r.set(keys::smem_store_wavefronts, ctas * double(steps) * w.stores);
-
-    const int per_sm = tmod::ctas_per_sm(threads, registers, 2 * bk * (bm + bn));
-    const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.set(keys::dram_read_bytes, dram.total());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
-    model::add_dram_write_notes(r);
-
-    r.notes.push_back(
+    .c_seg = bn,
+    .tn = tn,
+    .flops_note =
         "FLOPs: every thread of the padded grid runs K rounded up to 8 (zero-filled "
-        "edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₈ + 3MN");
-    r.notes.push_back(vec ? "L1: float4 path (N, K multiples of 4): per row of A 32 contiguous "
-                            "bytes per K step, per row of B 512, so A and B cost their bytes once "
-                            "per reuse"
-                          : "L1: scalar fallback (N or K not a multiple of 4): four 4-byte loads "
-                            "per float4, lanes 16 bytes apart, each load its own sectors");
-    r.notes.push_back(
+        "edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₈ + 3MN",
+    .l1_vec_note =
+        "L1: float4 path (N, K multiples of 4): per row of A 32 contiguous "
+        "bytes per K step, per row of B 512, so A and B cost their bytes once "
+        "per reuse",
+    .c_note =
         "L1: C is read and written as float4 by 16 lanes 32 bytes apart: each "
-        "instruction touches half of every sector, so C costs twice its bytes");
-    r.notes.push_back(
+        "instruction touches half of every sector, so C costs twice its bytes",
+    .smem_store_note =
         "shared: per warp per K step 4 transposed 32-bit stores of A (2-way "
-        "conflict: two lanes per bank) and one 128-bit store of B (4 wavefronts)");
-    r.notes.push_back(
+        "conflict: two lanes per bank) and one 128-bit store of B (4 wavefronts)",
+    .smem_load_note =
         "shared: per warp per k, 2 LDS.128 of A (two addresses, lanes paired: 2 "
-        "wavefronts each) and 2 of B (16 lanes 32 bytes apart: 8 wavefronts each)");
-    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTAs per SM (" +
-                      std::to_string(registers) + " registers × 256 threads), so " +
-                      std::to_string(dram.waves) +
-                      " waves; each wave re-reads the strips of A and B it touches when A + B "
-                      "exceed half the L2, C read once");
-    return m;
+        "wavefronts each) and 2 of B (16 lanes 32 bytes apart: 8 wavefronts each)",
+};
+static_assert(kernels::vec_tile_model::notes_hold(model_config));
+
+rung_model model_fn(const shape& s, const model_context& mc) {
+    return kernels::vec_tile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
 }
 
 rung make() {
@@ -210,6 +191,7 @@ rung make() {
                 "BM=128 BN=128 BK=8 TM=8 TN=8, 256 threads; float4 global loads, A "
                 "transposed into shared memory",
             .kernel_symbol = "vectorized_kernel",
+            .config = kernels::with_kernel(info, vectorized_kernel<true>),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

@@ -4,11 +4,10 @@
 #include <climits>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
-#include "warptile_model.hpp"
+#include "vec_tile_model.hpp"
 
 namespace tgemm {
 namespace {
@@ -36,8 +35,18 @@ constexpr int a_loads = bm * bk / 4 / threads;  // float4 of A per thread per K 
 constexpr int b_loads = bk * bn / 4 / threads;
 constexpr int a_row_step = threads / (bk / 4);
 constexpr int b_row_step = threads / (bn / 4);
-// ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel.
-constexpr int registers = 177;
+// The two tiles, A transposed and B, are 16 KB; ptxas (nvcc 13.0, sm_90a) allocates 177
+// registers to the float4 kernel (193 to the scalar fallback).
+constexpr kernels::launch_info info{.tile_m = bm,
+                                    .tile_n = bn,
+                                    .tile_k = bk,
+                                    .warp_m = wm,
+                                    .warp_n = wn,
+                                    .thread_m = tm,
+                                    .thread_n = tn,
+                                    .threads = threads,
+                                    .smem_bytes = (bk * bm + bk * bn) * 4,
+                                    .registers = 177};
 
 // Where lane `lane` of warp `warp` works inside the block tile.
 struct placement {
@@ -117,18 +126,18 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const int n = static_cast<int>(g.size.n);
     const int k = static_cast<int>(g.size.k);
     if (kernels::float4_rows(n, k, g.a_as<float>(), g.b_as<float>(), g.c_as<float>()))
-        warptiling_kernel<true><<<grid, threads, 0, ctx.stream>>>(
+        warptiling_kernel<true><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
     else
-        warptiling_kernel<false><<<grid, threads, 0, ctx.stream>>>(
+        warptiling_kernel<false><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
 // Shared-memory wavefronts of one CTA for one K step, warp by warp, from the kernel's indexing.
-kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
+kernels::vec_tile_model::smem_per_step smem_wavefronts_per_step() {
     using kernels::tile_model::smem_op;
     using kernels::tile_model::warp_wavefronts;
-    kernels::warptile_model::smem_per_step w;
+    kernels::vec_tile_model::smem_per_step w;
     for (int warp = 0; warp < warps; ++warp) {
         const auto tid = [&](int lane) { return warp * 32 + lane; };
         for (int l = 0; l < a_loads; ++l)
@@ -157,17 +166,17 @@ kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
     return w;
 }
 
-constexpr kernels::warptile_model::config model_config{
-    .bm = bm,
-    .bn = bn,
-    .bk = bk,
-    .threads = threads,
-    .registers = registers,
-    .lane_rows = tm,
-    .lane_cols = tn,
+constexpr kernels::vec_tile_model::config model_config{
+    .launch = info,
     // C: the 16 lanes sharing a row own 8 consecutive columns each and move 4 at a time.
     .c_seg = wn,
     .tn = tn,
+    .flops_note =
+        "FLOPs: every thread of the padded grid runs K rounded up to 16 "
+        "(zero-filled edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₁₆ + 3MN",
+    .l1_vec_note =
+        "L1: float4 path: rows of A in 64-byte pieces, rows of B in 512-byte "
+        "pieces, each sector used whole",
     .c_note =
         "L1: C moves as float4 by 16 lanes 32 bytes apart: half of each sector per "
         "instruction, so C costs twice its bytes",
@@ -179,10 +188,10 @@ constexpr kernels::warptile_model::config model_config{
         "shared: per warp per k, 4 LDS.128 of A (two addresses, lanes paired: 2 "
         "wavefronts) and 2 of B (16 lanes 32 bytes apart, no pairing: 8 wavefronts)",
 };
-static_assert(kernels::warptile_model::notes_hold(model_config));
+static_assert(kernels::vec_tile_model::notes_hold(model_config));
 
 rung_model model_fn(const shape& s, const model_context& mc) {
-    return kernels::warptile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
+    return kernels::vec_tile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
 }
 
 rung make() {
@@ -192,6 +201,7 @@ rung make() {
             .seed = "seed 003 kernel 05",
             .params = "BM=128 BN=128 BK=16 WM=32 WN=128 TM=16 TN=8, 128 threads (4 warps)",
             .kernel_symbol = "warptiling_kernel",
+            .config = kernels::with_kernel(info, warptiling_kernel<true>),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

@@ -5,11 +5,10 @@
 #include <climits>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 #include "rung.hpp"
 #include "tile_io.cuh"
 #include "tile_model.hpp"
-#include "warptile_model.hpp"
+#include "vec_tile_model.hpp"
 
 namespace tgemm {
 namespace {
@@ -46,8 +45,18 @@ constexpr int a_row_step = threads / (bk / 4);
 constexpr int b_row_step = threads / (bn / 4);
 constexpr int rows = wmiter * tm;  // outputs per lane: rows × cols
 constexpr int cols = wniter * tn;
-// ptxas (nvcc 13.0, sm_90) allocates this many registers to the float4 kernel.
-constexpr int registers = 181;
+// The two tiles, A transposed and B, are 16 KB; ptxas (nvcc 13.0, sm_90a) allocates 181
+// registers to the float4 kernel (193 to the scalar fallback).
+constexpr kernels::launch_info info{.tile_m = bm,
+                                    .tile_n = bn,
+                                    .tile_k = bk,
+                                    .warp_m = wm,
+                                    .warp_n = wn,
+                                    .thread_m = rows,
+                                    .thread_n = cols,
+                                    .threads = threads,
+                                    .smem_bytes = (bk * bm + bk * bn) * 4,
+                                    .registers = 181};
 
 // First row and column of lane `lane`'s piece of sub-tile (0, 0) inside the block tile.
 struct placement {
@@ -137,18 +146,18 @@ void launch(const gemm_args& g, const launch_context& ctx) {
     const int n = static_cast<int>(g.size.n);
     const int k = static_cast<int>(g.size.k);
     if (kernels::float4_rows(n, k, g.a_as<float>(), g.b_as<float>(), g.c_as<float>()))
-        warptiling_sub_kernel<true><<<grid, threads, 0, ctx.stream>>>(
+        warptiling_sub_kernel<true><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
     else
-        warptiling_sub_kernel<false><<<grid, threads, 0, ctx.stream>>>(
+        warptiling_sub_kernel<false><<<grid, info.threads, info.dynamic_smem_bytes, ctx.stream>>>(
             m, n, k, g.alpha, g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>());
 }
 
 // Shared-memory wavefronts of one CTA for one K step, warp by warp, from the kernel's indexing.
-kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
+kernels::vec_tile_model::smem_per_step smem_wavefronts_per_step() {
     using kernels::tile_model::smem_op;
     using kernels::tile_model::warp_wavefronts;
-    kernels::warptile_model::smem_per_step w;
+    kernels::vec_tile_model::smem_per_step w;
     for (int warp = 0; warp < warps; ++warp) {
         const auto tid = [&](int lane) { return warp * 32 + lane; };
         for (int l = 0; l < a_loads; ++l)
@@ -181,18 +190,18 @@ kernels::warptile_model::smem_per_step smem_wavefronts_per_step() {
     return w;
 }
 
-constexpr kernels::warptile_model::config model_config{
-    .bm = bm,
-    .bn = bn,
-    .bk = bk,
-    .threads = threads,
-    .registers = registers,
-    .lane_rows = rows,
-    .lane_cols = cols,
+constexpr kernels::vec_tile_model::config model_config{
+    .launch = info,
     // C: the 16 lanes sharing a row of a sub-tile own 4 consecutive columns each: 256
     // contiguous bytes per instruction.
     .c_seg = wsubn,
     .tn = tn,
+    .flops_note =
+        "FLOPs: every thread of the padded grid runs K rounded up to 16 "
+        "(zero-filled edge tiles): 2·⌈M⌉₁₂₈·⌈N⌉₁₂₈·⌈K⌉₁₆ + 3MN",
+    .l1_vec_note =
+        "L1: float4 path: rows of A in 64-byte pieces, rows of B in 512-byte "
+        "pieces, each sector used whole",
     .c_note =
         "L1: C moves as float4, 16 lanes on 256 contiguous bytes of a row: every "
         "sector used whole",
@@ -203,10 +212,10 @@ constexpr kernels::warptile_model::config model_config{
         "shared: per warp per k, 4 LDS.128 of A (two addresses, lanes paired: 2 "
         "wavefronts) and 2 of B (256 contiguous bytes, no pairing: 4 wavefronts)",
 };
-static_assert(kernels::warptile_model::notes_hold(model_config));
+static_assert(kernels::vec_tile_model::notes_hold(model_config));
 
 rung_model model_fn(const shape& s, const model_context& mc) {
-    return kernels::warptile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
+    return kernels::vec_tile_model::predict(s, mc, model_config, smem_wavefronts_per_step());
 }
 
 rung make() {
@@ -218,6 +227,7 @@ rung make() {
                 "BM=128 BN=128 BK=16 WM=32 WN=128 WMITER=2 WNITER=2 TM=8 TN=4, 128 threads "
                 "(4 warps)",
             .kernel_symbol = "warptiling_sub_kernel",
+            .config = kernels::with_kernel(info, warptiling_sub_kernel<true>),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {

@@ -9,7 +9,7 @@
 
 #include "common.cuh"
 #include "core/error.hpp"
-#include "model/levels.hpp"
+#include "gpu/occupancy.hpp"
 #include "rung.hpp"
 #include "sm90_fp32.cuh"
 #include "tile_model.hpp"
@@ -18,11 +18,23 @@ namespace tgemm {
 namespace {
 
 using cfg = sm90_fp32::rung_config;
-// ptxas (nvcc 13.0, sm_90 and sm_90a) allocates this many registers to every path (scalar,
-// float4, whole tiles) of rung_config's kernel, with no spills: one CTA of 8 warps per SM.
-constexpr int registers = 255;
-static_assert(registers * cfg::threads * cfg::min_ctas_per_sm <= 65536,
-              "update `registers` from ptxas -v when rung_config changes");
+// All of its shared memory is dynamic (sm90_fp32::launch requests cfg::smem_bytes). ptxas
+// (nvcc 13.0, sm_90 and sm_90a) allocates 255 registers to every path (scalar, float4, whole
+// tiles) of rung_config's kernel, with no spills: one CTA of 8 warps per SM.
+constexpr kernels::launch_info info{.tile_m = cfg::bm,
+                                    .tile_n = cfg::bn,
+                                    .tile_k = cfg::bk,
+                                    .warp_m = cfg::wm,
+                                    .warp_n = cfg::wn,
+                                    .thread_m = cfg::tm,
+                                    .thread_n = cfg::tn,
+                                    .threads = cfg::threads,
+                                    .stages = cfg::stages,
+                                    .smem_bytes = cfg::smem_bytes,
+                                    .dynamic_smem_bytes = cfg::smem_bytes,
+                                    .registers = 255};
+static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= cfg::min_ctas_per_sm,
+              "update the registers from ptxas -v when rung_config changes");
 
 void launch(const gemm_args& g, const launch_context& ctx) {
     const auto e = sm90_fp32::launch<cfg>(static_cast<int>(g.size.m), static_cast<int>(g.size.n),
@@ -157,7 +169,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const std::int64_t gn = model::ceil_div(s.n, cfg::bn);
     const std::int64_t ktiles = model::ceil_div(s.k, cfg::bk);
     const double ctas = double(gm) * double(gn);
-    r.set(keys::flops, tmod::padded_flops(s, cfg::bm, cfg::bn, cfg::bk));
+    r.flops = tmod::padded_flops(s, cfg::bm, cfg::bn, cfg::bk);
 
     // Global loads through L1: the cp.async copies of A and B (counted by copy_units) and the
     // epilogue's reads of C, whose lanes sharing a row cover 4·lanes_n consecutive columns per
@@ -173,19 +185,18 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     }
     const std::int64_t a_units = copy_units(s, vec, true);
     const std::int64_t b_units = copy_units(s, vec, false);
-    r.set(keys::l1_global_load_bytes, double(sector_bytes) * double(a_units + b_units + c_sectors));
-    r.set(keys::l1_global_store_bytes, double(sector_bytes) * double(c_sectors));
+    r.l1_global_load_bytes = double(sector_bytes) * double(a_units + b_units + c_sectors);
+    r.l1_global_store_bytes = double(sector_bytes) * double(c_sectors);
     // Every thread issues its copies for every tile, zero-filled or not.
-    r.set(keys::smem_ldgsts_bytes,
-          ctas * double(ktiles) * 4.0 * (cfg::bm * cfg::bk + cfg::bk * cfg::bn));
+    r.smem_ldgsts_bytes = ctas * double(ktiles) * 4.0 * (cfg::bm * cfg::bk + cfg::bk * cfg::bn);
 
-    r.set(keys::smem_load_wavefronts, ctas * double(ktiles) * smem_load_wavefronts_per_tile());
-    r.set(keys::smem_store_wavefronts, 0);
+    r.smem_load_wavefronts = ctas * double(ktiles) * smem_load_wavefronts_per_tile();
+    r.smem_store_wavefronts = 0;
 
-    const int per_sm = tmod::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto dram = tmod::dram_reads(s, cfg::bm, cfg::bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.set(keys::dram_read_bytes, dram.total());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    r.dram_read_bytes = dram.total();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     const std::string bk = std::to_string(cfg::bk);
     r.notes.push_back("FLOPs: every thread of the padded grid runs K rounded up to " + bk +
@@ -215,12 +226,12 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "shared stores: none counted: cp.async writes shared memory as LDGSTS, "
         "measured as smem_ldgsts_bytes = (BM + BN)·BK·4 B per CTA per K tile");
-    r.notes.push_back("DRAM: " + std::to_string(per_sm) + " CTA(s) per SM (" +
-                      std::to_string(registers) + " registers × " + std::to_string(cfg::threads) +
-                      " threads, " + std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " +
-                      std::to_string(dram.waves) +
-                      " waves; each wave re-reads the strips of A and B it touches when A + B "
-                      "exceed half the L2, C read once");
+    r.notes.push_back(
+        "DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(info.registers) +
+        " registers × " + std::to_string(cfg::threads) + " threads, " +
+        std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " + std::to_string(dram.waves) +
+        " waves; each wave re-reads the strips of A and B it touches when A + B "
+        "exceed half the L2, C read once");
     model::add_dram_write_notes(r);
     return m;
 }
@@ -242,16 +253,20 @@ rung make() {
             .seed = "seed 003 kernels 05/06 taken further: multistage cp.async, padded A",
             .params = params(),
             .kernel_symbol = "sm90_fp32_kernel",
+            // The whole-tile path: the one the ladder's square sizes run.
+            .config =
+                kernels::with_kernel(info, sm90_fp32::sm90_fp32_kernel<cfg, sm90_fp32::path_full>),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info& gpu, const shape& s) -> std::optional<std::string> {
                 if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
                     return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
                 if (auto why = kernels::grid_rows_exceeded(s, cfg::bm)) return why;
-                if (gpu.smem_per_block_optin > 0 && gpu.smem_per_block_optin < cfg::smem_bytes)
+                if (gpu.limits.smem_per_cta_optin > 0 &&
+                    gpu.limits.smem_per_cta_optin < cfg::smem_bytes)
                     return "needs " + std::to_string(cfg::smem_bytes) +
                            " bytes of shared memory per block; this GPU allows " +
-                           std::to_string(gpu.smem_per_block_optin);
+                           std::to_string(gpu.limits.smem_per_cta_optin);
                 return std::nullopt;
             }};
 }

@@ -2,6 +2,7 @@
 // shared-memory tiles with wmma::load_matrix_sync. Kernel: kernels/tensor/bf16_wmma.cuh; model:
 // kernels/tensor/tensor_wmma_model.cpp; derivation: docs/models/13_17_tensor.md.
 #include "rung.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/wmma_launch.cuh"
@@ -21,13 +22,13 @@ rung make() {
                 "BM=128 BN=128 BK=32, 8 warps of 32×64, one shared-memory stage with rows "
                 "padded by 8 bf16; C staged through shared memory for the α/β epilogue",
             .kernel_symbol = "bf16_wmma_kernel",
+            .config = kernels::with_kernel(tensor_rungs::wmma_launch, bf16_wmma::bf16_wmma_kernel),
             .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
                 return tensor::prepare_wmma(kernels::tensor_problem(g), ctx.stream);
             },
             .model =
                 [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(
-                        kernels::tensor_model::model_bf16_wmma(s, {mc.l2_bytes, mc.sm_count}));
+                    return kernels::to_rung_model(kernels::tensor_model::model_bf16_wmma(s, mc));
                 },
             .can_run =
                 [](const gpu_info& gpu, const shape& s) {

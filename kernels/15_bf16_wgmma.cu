@@ -3,6 +3,7 @@
 // its own wgmma. Kernel: kernels/tensor/bf16_wgmma.cuh; model:
 // kernels/tensor/tensor_wgmma_model.cpp; derivation: docs/models/13_17_tensor.md.
 #include "rung.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/wgmma_launch.cuh"
@@ -24,13 +25,14 @@ rung make() {
                 "BM=128 BN=128 BK=64, 128 threads (two m64n128k16 per k16), 4 TMA stages "
                 "of 32 KiB, 128-byte swizzle",
             .kernel_symbol = "bf16_wgmma_kernel",
+            .config = kernels::with_kernel(tensor_rungs::wgmma_launch,
+                                           bf16_wgmma::bf16_wgmma_kernel<cfg>),
             .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
                 return tensor::prepare_wgmma<cfg>(kernels::tensor_problem(g), ctx.stream);
             },
             .model =
                 [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(
-                        kernels::tensor_model::model_bf16_wgmma(s, {mc.l2_bytes, mc.sm_count}));
+                    return kernels::to_rung_model(kernels::tensor_model::model_bf16_wgmma(s, mc));
                 },
             .can_run =
                 [](const gpu_info& gpu, const shape& s) {

@@ -4,6 +4,7 @@
 // Kernel: kernels/tensor/bf16_ws.cuh; model: kernels/tensor/tensor_ws_model.cpp; derivation:
 // docs/models/13_17_tensor.md.
 #include "rung.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/ws_launch.cuh"
@@ -26,13 +27,13 @@ rung make() {
                 "setmaxnreg 40/232), 4 stages of 48 KiB, one CTA per SM, row-major tile "
                 "order, epilogue from registers",
             .kernel_symbol = "bf16_ws_kernel",
+            .config = kernels::with_kernel(tensor_rungs::ws_launch, bf16_ws::bf16_ws_kernel<cfg>),
             .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
                 return tensor::prepare_ws<cfg>(kernels::tensor_problem(g), ctx.stream);
             },
             .model =
                 [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(
-                        kernels::tensor_model::model_bf16_ws(s, {mc.l2_bytes, mc.sm_count}));
+                    return kernels::to_rung_model(kernels::tensor_model::model_bf16_ws(s, mc));
                 },
             .can_run =
                 [](const gpu_info& gpu, const shape& s) {

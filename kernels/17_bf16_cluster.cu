@@ -5,6 +5,7 @@
 // kernels/tensor/bf16_ws.cuh; model: kernels/tensor/tensor_ws_model.cpp; derivation and tuning:
 // docs/models/13_17_tensor.md, docs/tuning.md.
 #include "rung.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_rung.hpp"
 #include "tensor/tensor_rungs.hpp"
 #include "tensor/ws_launch.cuh"
@@ -15,30 +16,31 @@ namespace {
 using cfg = tensor_rungs::cluster;
 
 rung make() {
-    return {.id = "bf16_cluster",
-            .display_name = "BF16 2-CTA clusters, TMA multicast, TMA-store epilogue",
-            .order = 170,
-            .types = {element_type::bf16, element_type::bf16},
-            .seed =
-                "seed 003's tensor-core ladder, continued on Hopper: clusters, TMA "
-                "multicast, grouped rasterization, TMA store",
-            .params =
-                "BM=128 BN=256 BK=64 per CTA, clusters of 2 along M sharing B (multicast), "
-                "3 stages of 48 KiB + a 64 KiB C tile, groups of 8 tile rows, stream-K "
-                "for a last wave that leaves a quarter of the clusters idle",
-            .kernel_symbol = "bf16_ws_kernel",
-            .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
-                return tensor::prepare_ws<cfg>(kernels::tensor_problem(g), ctx.stream);
+    return {
+        .id = "bf16_cluster",
+        .display_name = "BF16 2-CTA clusters, TMA multicast, TMA-store epilogue",
+        .order = 170,
+        .types = {element_type::bf16, element_type::bf16},
+        .seed =
+            "seed 003's tensor-core ladder, continued on Hopper: clusters, TMA "
+            "multicast, grouped rasterization, TMA store",
+        .params =
+            "BM=128 BN=256 BK=64 per CTA, clusters of 2 along M sharing B (multicast), "
+            "3 stages of 48 KiB + a 64 KiB C tile, groups of 8 tile rows, stream-K "
+            "for a last wave that leaves a quarter of the clusters idle",
+        .kernel_symbol = "bf16_ws_kernel",
+        .config = kernels::with_kernel(tensor_rungs::cluster_launch, bf16_ws::bf16_ws_kernel<cfg>),
+        .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
+            return tensor::prepare_ws<cfg>(kernels::tensor_problem(g), ctx.stream);
+        },
+        .model =
+            [](const shape& s, const model_context& mc) {
+                return kernels::to_rung_model(kernels::tensor_model::model_bf16_cluster(s, mc));
             },
-            .model =
-                [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(
-                        kernels::tensor_model::model_bf16_cluster(s, {mc.l2_bytes, mc.sm_count}));
-                },
-            .can_run =
-                [](const gpu_info& gpu, const shape& s) {
-                    return kernels::tensor_can_run(gpu, s, kernels::tensor_arch::sm90a, 0);
-                }};
+        .can_run =
+            [](const gpu_info& gpu, const shape& s) {
+                return kernels::tensor_can_run(gpu, s, kernels::tensor_arch::sm90a, 0);
+            }};
 }
 
 }  // namespace

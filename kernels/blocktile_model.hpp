@@ -8,21 +8,16 @@
 #include <string>
 
 #include "core/shape.hpp"
-#include "model/levels.hpp"
+#include "launch_info.hpp"
 #include "model/rung_model.hpp"
 #include "reg_tiling_model.hpp"
 
 namespace tgemm::kernels::blocktile_model {
 
 struct config {
-    int bm = 0;
-    int bn = 0;
-    int bk = 0;
-    int tm = 0;  // outputs per thread: tm × tn
-    int tn = 0;
-    int threads = 0;
-    int registers = 0;
-    int smem_bytes = 0;
+    // The rung's launch: its tile (tile_m, tile_n, tile_k), outputs per thread (thread_m ×
+    // thread_n), threads, shared memory and registers.
+    launch_info launch;
     const char* formula = "";  // the textbook formula
     // C's epilogue requests, as reg_tiling::strided_row_sectors(M, N, c_tile_cols, c_stride).
     int c_tile_cols = 0;
@@ -40,45 +35,47 @@ struct config {
 
 // The shared notes spell out BK = 8 and a warp's 4 rows × 8 words of A.
 [[nodiscard]] constexpr bool notes_hold(const config& c) {
-    return c.bk == 8;
+    return c.launch.tile_k == 8;
 }
 
 [[nodiscard]] inline rung_model predict(const shape& s, const model_context& mc, const config& c) {
     namespace rt = reg_tiling;
+    const auto& l = c.launch;
+    const int bm = l.tile_m, bn = l.tile_n, bk = l.tile_k, tm = l.thread_m, tn = l.thread_n;
     rung_model m;
     const double mnk = double(s.m) * double(s.n) * double(s.k);
     m.textbook.flops = model::seed_flops(s);
-    m.textbook.global_bytes = (mnk / c.bn + mnk / c.bm) * model::fp32_bytes;
+    m.textbook.global_bytes = (mnk / bn + mnk / bm) * model::fp32_bytes;
     m.textbook.formula = c.formula;
-    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), c.tm, c.tn);
-    m.textbook.smem_accesses = mnk / c.tn + mnk / c.tm;
+    m.textbook.loads_per_output = rt::loads_per_output(double(s.k), tm, tn);
+    m.textbook.smem_accesses = mnk / tn + mnk / tm;
 
     auto& r = m.refined;
-    const auto mp = model::round_up(s.m, c.bm);
-    const auto np = model::round_up(s.n, c.bn);
-    const auto kp = model::round_up(s.k, c.bk);
-    r.set(keys::flops, 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n);
+    const auto mp = model::round_up(s.m, bm);
+    const auto np = model::round_up(s.n, bn);
+    const auto kp = model::round_up(s.k, bk);
+    r.flops = 2.0 * double(mp) * double(np) * double(kp) + 3.0 * double(s.m) * s.n;
 
     // L1. Per slice a warp reads 4 rows × 8 words of A and 32 adjacent words of one row of B:
     // over the grid, every row of A in 8-word pieces once per CTA column and every row of B in
     // 32-word pieces once per CTA row.
-    const double gx = double(model::ceil_div(s.n, c.bn));
-    const double gy = double(model::ceil_div(s.m, c.bm));
-    const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, c.bk, 1, 32 / c.bk));
+    const double gx = double(model::ceil_div(s.n, bn));
+    const double gy = double(model::ceil_div(s.m, bm));
+    const double a_sectors = gx * double(rt::strided_row_sectors(s.m, s.k, bk, 1, 32 / bk));
     const double b_sectors = gy * double(rt::strided_row_sectors(s.k, s.n, 32, 1));
     const double c_sectors = double(rt::strided_row_sectors(s.m, s.n, c.c_tile_cols, c.c_stride));
-    r.set(keys::l1_global_load_bytes, sector_bytes * (a_sectors + b_sectors + c_sectors));
-    r.set(keys::l1_global_store_bytes, sector_bytes * c_sectors);
+    r.l1_global_load_bytes = sector_bytes * (a_sectors + b_sectors + c_sectors);
+    r.l1_global_store_bytes = sector_bytes * c_sectors;
 
-    const double warp_slices = gx * gy * (c.threads / 32) * double(kp / c.bk);
-    r.set(keys::smem_store_wavefronts, warp_slices * c.smem_stores);
-    r.set(keys::smem_load_wavefronts, warp_slices * c.smem_loads);
-    r.set(keys::smem_load_bank_conflicts, warp_slices * c.smem_load_conflicts);
+    const double warp_slices = gx * gy * (l.threads / 32) * double(kp / bk);
+    r.smem_store_wavefronts = warp_slices * c.smem_stores;
+    r.smem_load_wavefronts = warp_slices * c.smem_loads;
+    r.smem_load_bank_conflicts = warp_slices * c.smem_load_conflicts;
 
-    const int per_sm = rt::ctas_per_sm(c.threads, c.registers, c.smem_bytes);
-    const auto d = rt::estimate_wave_dram(s, c.bm, c.bn, per_sm, mc);
-    r.set(keys::dram_read_bytes, d.read_bytes());
-    r.set(keys::dram_write_bytes, model::dram_write_bytes(s, mc));
+    const int per_sm = resident_ctas_per_sm(mc.limits, l.cta());
+    const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
+    r.dram_read_bytes = d.read_bytes();
+    r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
 
     r.notes.push_back(c.flops_note);
@@ -89,9 +86,9 @@ struct config {
     r.notes.push_back(c.l1_c_note);
     r.notes.push_back(c.smem_load_note);
     r.notes.push_back(c.smem_store_note);
-    r.notes.push_back("DRAM: " + std::to_string(c.registers) + " registers × " +
-                      std::to_string(c.threads) + " threads → " + std::to_string(per_sm) +
-                      " CTAs per SM; " + std::to_string(d.waves) + " waves of " +
+    r.notes.push_back("DRAM: " + std::to_string(l.registers) + " registers × " +
+                      std::to_string(l.threads) + " threads → " + model::ctas(per_sm) +
+                      " per SM; " + std::to_string(d.waves) + " waves of " +
                       std::to_string(d.ctas_per_wave) +
                       " CTAs, each wave reads the A and B strips it touches unless the previous "
                       "wave's strips fit in half the L2");

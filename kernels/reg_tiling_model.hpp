@@ -1,9 +1,9 @@
 #pragma once
 // Model arithmetic shared by the register- and block-tiling rungs 04–08: the seeds' count of
-// loads per output, the L1 sectors of strided warp requests, occupancy, and the DRAM traffic of
-// CTAs that march through K in waves. Host-only C++ (the rung files call it from their model
-// functions, the tests call it directly); derivations in docs/models/04_thread_tiling.md …
-// 08_blocktiling_2d.md.
+// loads per output, the L1 sectors of strided warp requests, and the DRAM traffic of CTAs that
+// march through K in waves (occupancy: gpu/occupancy.hpp). Host-only C++ (the rung files call it
+// from their model functions, the tests call it directly); derivations in
+// docs/models/04_thread_tiling.md … 08_blocktiling_2d.md.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -73,19 +73,6 @@ namespace tgemm::kernels::reg_tiling {
         total += (full - q + 7) / 8 * group_sectors(q, group_rows);
     if (rows % group_rows != 0) total += group_sectors(full, rows % group_rows);
     return total;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Occupancy on compute capability 9.0 (H100/H200): 64 K registers per SM allocated per warp in
-// units of 256, 2048 threads and 32 CTAs per SM, 228 KB of shared memory per SM with 1 KB
-// reserved per CTA.
-[[nodiscard]] constexpr int ctas_per_sm(int threads, int registers, int smem_bytes) {
-    const int warps = (threads + 31) / 32;
-    const int regs_per_warp = (registers * 32 + 255) / 256 * 256;
-    const int by_regs = 65536 / regs_per_warp / warps;
-    const int by_threads = 2048 / (warps * 32);
-    const int by_smem = 228 * 1024 / (smem_bytes + 1024);
-    return std::max(0, std::min({by_regs, by_threads, by_smem, 32}));
 }
 
 // ---------------------------------------------------------------------------------------------

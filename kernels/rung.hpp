@@ -13,6 +13,7 @@
 #include "core/element_type.hpp"
 #include "core/shape.hpp"
 #include "gpu/gpu_info.hpp"
+#include "launch_info.hpp"
 #include "model/rung_model.hpp"
 
 namespace tgemm {
@@ -57,9 +58,12 @@ struct rung {
     int order = 0;             // position on the ladder; the cuBLAS references are 0
     operand_types types{};     // A and B, and C; FP32 accumulators throughout
     std::string seed;          // which seed document and kernel it follows
-    std::string params;        // tile shape and threads, in words
+    std::string params;        // tile shape and threads, in words, for people
     // Substring of the kernel's symbol, for `ncu --kernel-name regex:`.
     std::string kernel_symbol;
+    // The launch as numbers (launch_info.hpp): tile, threads, stages, shared memory, registers,
+    // cluster, the kernel itself. Empty for the cuBLAS rows, whose kernels are the library's.
+    std::optional<kernels::launch_info> config{};
     // A rung sets one of the two. `launch` launches once on ctx.stream and must not
     // synchronise. `prepare` sets up one problem once (outside every timed or counted launch:
     // TMA descriptors, a workspace) and returns its launch.

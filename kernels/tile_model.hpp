@@ -1,7 +1,8 @@
 #pragma once
 // Counting helpers for the refined models of the tiled rungs (09–12): shared-memory wavefronts
-// of one warp instruction, L1 sectors of row-segment loads, occupancy, and DRAM re-reads per
-// wave of resident CTAs. Host-only C++; the rung files call these from their model functions.
+// of one warp instruction, L1 sectors of row-segment loads, and DRAM re-reads per wave of
+// resident CTAs (occupancy: gpu/occupancy.hpp). Host-only C++; the rung files call these from their
+// model functions.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -122,19 +123,6 @@ template <class AddressOfLane>
     for (int o = 0; o < width; o += step)
         sectors += strided_sectors(rows, cols, seg, lanes, lane_stride, step, o);
     return double(sectors);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Occupancy on compute capability 8.x/9.x: 64 K registers (allocated per warp in units of 256),
-// 2048 threads and 32 CTAs per SM; 1 KB of shared memory reserved per CTA.
-[[nodiscard]] inline int ctas_per_sm(int threads, int registers, std::int64_t smem_bytes,
-                                     std::int64_t smem_per_sm = 228 * 1024) {
-    const int warps = (threads + 31) / 32;
-    const int regs_per_warp = (registers * 32 + 255) / 256 * 256;
-    const int by_regs = (65536 / regs_per_warp) / warps;
-    const int by_threads = 2048 / (warps * 32);
-    const int by_smem = static_cast<int>(smem_per_sm / (smem_bytes + 1024));
-    return std::max(0, std::min({by_regs, by_threads, by_smem, 32}));
 }
 
 // ---------------------------------------------------------------------------------------------

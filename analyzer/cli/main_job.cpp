@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/profile_source.hpp"
 #include "cli/progress_bar.hpp"
+#include "cli/render_stored.hpp"
 #include "cli/size_plan.hpp"
 #include "collect/device.hpp"
 #include "collect/measure.hpp"
@@ -44,15 +45,6 @@ target resolve_target(const std::string& requested, std::ostream& err) {
     return {spec.key, std::nullopt};
 }
 
-// The report, with the two-GPU section when another GPU of the same architecture has a
-// measured profile.
-void render_with_partner(const profile& p, const fs::path& out_dir, const std::string& label) {
-    const auto partner = partner_profile(p.gpu.key);
-    render::render_report(
-        p, out_dir, label,
-        partner ? render::comparison{&partner->data, partner->origin} : render::comparison{});
-}
-
 int measure_and_render(const local_device& dev, const main_options& o,
                        const std::vector<const rung*>& rungs, const std::vector<shape>& shapes,
                        const std::vector<shape>& tensor_only, const fs::path& profile_path,
@@ -77,7 +69,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
     const auto kept = write_profile(profile_path, outcome.result);
     if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
     out << "wrote " << profile_path.string() << "\n";
-    render_with_partner(outcome.result, out_dir, profile_path.string());
+    render_stored(outcome.result, out_dir, profile_path.string());
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";
     for (const auto& w : outcome.peak_warnings) err << "tgemm-roofline: " << w << "\n";
@@ -112,7 +104,7 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
         err << "tgemm-roofline: no " << t.key << " on this machine"
             << (o.offline ? " used (--offline)" : "") << "; rendering the stored profile from "
             << stored->origin << " (measured " << stored->data.env.date << ")\n";
-        render_with_partner(stored->data, out_dir, stored->origin);
+        render_stored(stored->data, out_dir, stored->origin);
     } else {
         err << "tgemm-roofline: no " << t.key << " here and no stored profile at "
             << profile_path.string() << "; rendering the PREDICTED roofline from the spec and "

@@ -3,7 +3,7 @@
 
 #include "analysis/analysis.hpp"
 #include "cli/commands.hpp"
-#include "cli/profile_source.hpp"
+#include "cli/render_stored.hpp"
 #include "core/atomic_file.hpp"
 #include "profile/profile_file.hpp"
 #include "render/markdown_report.hpp"
@@ -20,10 +20,7 @@ int run_report(const report_options& o, std::ostream& out, std::ostream&) {
     const std::filesystem::path dir =
         o.out.empty() ? std::filesystem::path("reports") / p.gpu.key : std::filesystem::path(o.out);
     ensure_writable_dir(dir);
-    const auto partner = partner_profile(p.gpu.key);
-    render::render_report(
-        p, dir, o.profile,
-        partner ? render::comparison{&partner->data, partner->origin} : render::comparison{});
+    render_stored(p, dir, o.profile);
     out << "wrote " << (dir / "report.md").string() << " and " << (dir / "roofline.png").string()
         << "\n";
     return 0;

@@ -43,6 +43,33 @@ int fp32_lanes_for(int major, int minor, const std::optional<std::string>& key) 
     return 128;
 }
 
+// The SM limits: what CUDA reports for this device, and the rest (registers per thread, the
+// allocation units) from the spec database's table for its compute capability.
+void read_sm_limits(gpu_info& g, int major, int minor, int dev) {
+    const auto table = sm_limits_for(major, minor);
+    g.limits = table.value_or(sm_limits_cc90);
+    const auto from = [&](int& field, cudaDeviceAttr a) {
+        if (const int v = attr(a, dev); v > 0) field = v;
+    };
+    const auto from64 = [&](std::int64_t& field, cudaDeviceAttr a) {
+        if (const int v = attr(a, dev); v > 0) field = v;
+    };
+    from(g.limits.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor);
+    from(g.limits.ctas_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor);
+    from(g.limits.registers_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor);
+    from64(g.limits.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+    from64(g.limits.smem_per_cta_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    from64(g.limits.smem_reserved_per_cta, cudaDevAttrReservedSharedMemoryPerBlock);
+    g.limits_source = fmt::format(
+        "CUDA device attributes of this GPU (threads, CTAs, registers and shared memory per SM; "
+        "opt-in and reserved shared memory per CTA); registers per thread and allocation units: "
+        "{}{}",
+        sm_limits_source,
+        table ? fmt::format("; compute capability {}.{}", major, minor)
+              : fmt::format(" for compute capability 9.0, since the table has no {}.{}", major,
+                            minor));
+}
+
 }  // namespace
 
 device_probe probe_local_device() {
@@ -79,7 +106,7 @@ device_probe probe_local_device() {
     g.mem_clock_mhz = attr(cudaDevAttrMemoryClockRate, d.index) / 1000.0;
     g.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth, d.index);
     g.l2_bytes = attr(cudaDevAttrL2CacheSize, d.index);
-    g.smem_per_block_optin = attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, d.index);
+    read_sm_limits(g, prop.major, prop.minor, d.index);
     int v = 0;
     cudaRuntimeGetVersion(&v);
     d.cuda_runtime = version_string(v);

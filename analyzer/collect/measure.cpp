@@ -74,7 +74,7 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
 
     measure_outcome out;
     out.result = measured_profile_header(device, opts.command);
-    const model_context mc{device.info.l2_bytes, device.info.sm_count};
+    const auto mc = model_context_for(device.info);
     int total = 0;
     for (const auto& s : opts.shapes)
         for (const auto* r : opts.rungs) total += opts.includes(*r, s) ? 1 : 0;
@@ -116,12 +116,13 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
             row.size = s;
             row.alpha = opts.alpha;
             row.beta = opts.beta;
-            row.model = r->model(s, mc);
             const auto label = fmt::format("{} {}", r->id, to_string(s));
             try {
                 if (auto why = r->can_run(device.info, s)) {
+                    // No model either: it may not place its CTAs on a GPU that cannot run it.
                     row.skipped = *why;
                 } else {
+                    row.model = r->model(s, mc);
                     const workspace& ws = space_for(r->types);
                     progress(label + ": verifying");
                     const auto launch = r->bind(ws.args(), ctx);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "gpu/sm_limits.hpp"
+
 namespace tgemm {
 
 struct gpu_info {
@@ -18,7 +20,10 @@ struct gpu_info {
     double mem_clock_mhz = 0;  // as CUDA reports it
     int bus_width_bits = 0;
     std::int64_t l2_bytes = 0;
-    std::int64_t smem_per_block_optin = 0;
+    // What one SM holds (gpu/occupancy.hpp): the device's attributes where CUDA reports them,
+    // else the spec database's, and where they came from.
+    sm_limits limits;
+    std::string limits_source;
 };
 
 }  // namespace tgemm

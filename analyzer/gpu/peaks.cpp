@@ -37,7 +37,8 @@ gpu_info gpu_info_from_spec(const gpu_spec& s) {
     g.mem_clock_mhz = s.mem_clock_mhz;
     g.bus_width_bits = s.bus_width_bits;
     g.l2_bytes = s.l2_bytes;
-    g.smem_per_block_optin = static_cast<std::int64_t>(s.smem_per_block_kib) * 1024;
+    g.limits = s.limits;
+    g.limits_source = s.limits_source;
     return g;
 }
 

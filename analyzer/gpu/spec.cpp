@@ -24,6 +24,14 @@ peak_rates derive_peaks(const gpu_spec& s) {
     return p;
 }
 
+namespace {
+
+std::string limits_source(std::string_view cc) {
+    return std::string(sm_limits_source) + "; compute capability " + std::string(cc);
+}
+
+}  // namespace
+
 const std::vector<gpu_spec>& gpu_specs() {
     // Tensor FLOP/clk/SM are the dense datasheet rates divided by SMs × the quoted clock:
     // A100 312 TFLOP/s FP16 at 1410 MHz, H100 SXM 989.4 at 1830 MHz, RTX 5070 Ti 87.9 at 2452.
@@ -40,8 +48,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          // 1593 MHz DDR = 3186 MT/s: the rate behind the 2,039 GB/s that seed 002 quotes.
          .mem_clock_mhz = 1593,
          .l2_bytes = 40LL << 20,
-         .smem_per_sm_kib = 164,
-         .smem_per_block_kib = 163,
+         .limits = sm_limits_cc80,
+         .limits_source = limits_source("8.0"),
          .tensor_fp16_flop_per_clk_sm = 2048,
          .tensor_tf32_flop_per_clk_sm = 1024,
          .l2_bytes_per_clk = 5120,
@@ -61,8 +69,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          .bus_width_bits = 5120,
          .mem_clock_mhz = 2619,
          .l2_bytes = 50LL << 20,
-         .smem_per_sm_kib = 228,
-         .smem_per_block_kib = 227,
+         .limits = sm_limits_cc90,
+         .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
          .tensor_tf32_flop_per_clk_sm = 2048,
          .l2_bytes_per_clk = 7680,
@@ -84,8 +92,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          .bus_width_bits = 6016,
          .mem_clock_mhz = 3201,
          .l2_bytes = 60LL << 20,
-         .smem_per_sm_kib = 228,
-         .smem_per_block_kib = 227,
+         .limits = sm_limits_cc90,
+         .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
          .tensor_tf32_flop_per_clk_sm = 2048,
          .l2_bytes_per_clk = 9024,
@@ -107,8 +115,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          // GDDR7 at 28 Gbps per pin, written as 14000 MHz double data rate.
          .mem_clock_mhz = 14000,
          .l2_bytes = 48LL << 20,
-         .smem_per_sm_kib = 128,
-         .smem_per_block_kib = 99,
+         .limits = sm_limits_cc120,
+         .limits_source = limits_source("12.0"),
          .tensor_fp16_flop_per_clk_sm = 512,
          .tensor_tf32_flop_per_clk_sm = 256,
          .l2_source = "none published",

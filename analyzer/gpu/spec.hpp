@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu/sm_limits.hpp"
+
 namespace tgemm {
 
 struct gpu_spec {
@@ -22,9 +24,11 @@ struct gpu_spec {
     double mem_clock_mhz = 0;         // memory clock as CUDA reports it
     int mem_transfers_per_clock = 2;  // HBM/GDDR as CUDA reports them: double data rate
     std::int64_t l2_bytes = 0;
-    int smem_per_sm_kib = 0;
-    int smem_per_block_kib = 0;  // opt-in maximum
     int smem_banks = 32;
+    // Threads, CTAs, registers and shared memory one SM holds (the occupancy calculation), and
+    // where they come from.
+    sm_limits limits;
+    std::string limits_source;
     // Dense tensor FLOP per clock per SM (FP32 accumulate).
     double tensor_fp16_flop_per_clk_sm = 0;
     double tensor_tf32_flop_per_clk_sm = 0;

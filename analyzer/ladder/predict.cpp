@@ -18,7 +18,7 @@ profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& ru
     p.env.driver = "none (predicted)";
     p.env.cuda = "none (predicted)";
     p.peaks = theoretical_roofs(p.gpu);
-    const model_context mc{p.gpu.l2_bytes, p.gpu.sm_count};
+    const auto mc = model_context_for(p.gpu);
     for (const auto& s : shapes) {
         const bool restricted =
             std::find(tensor_only.begin(), tensor_only.end(), s) != tensor_only.end();
@@ -28,8 +28,11 @@ profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& ru
             row.kernel = r->id;
             row.dtype = r->dtype();
             row.size = s;
-            row.model = r->model(s, mc);
-            if (auto why = r->can_run(p.gpu, s)) row.skipped = *why;
+            // A row the GPU cannot run has no model either: it may not place its CTAs there.
+            if (auto why = r->can_run(p.gpu, s))
+                row.skipped = *why;
+            else
+                row.model = r->model(s, mc);
             p.measurements.push_back(std::move(row));
         }
     }

@@ -3,20 +3,35 @@
 // prediction of what the hardware counters will see.
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/shape.hpp"
+#include "gpu/gpu_info.hpp"
+#include "gpu/sm_limits.hpp"
+#include "model/refined_model.hpp"
 
 namespace tgemm {
 
-// The machine facts a refined model may depend on.
+// The machine facts a refined model may depend on: those of the GPU it predicts (the spec
+// database's, or a measured device's own), never constants of one architecture.
 struct model_context {
-    std::int64_t l2_bytes = 50LL << 20;
-    int sm_count = 132;
+    std::int64_t l2_bytes = 0;
+    int sm_count = 0;
+    sm_limits limits;  // for gpu/occupancy.hpp
 };
+
+// The context of `gpu`. Throws error_kind::input when its SM limits are unknown (an old profile
+// of a GPU the spec database does not know): no model can place its CTAs then.
+[[nodiscard]] inline model_context model_context_for(const gpu_info& gpu) {
+    if (!gpu.limits.known() || gpu.l2_bytes <= 0 || gpu.sm_count <= 0)
+        throw error(error_kind::input, "no SM limits, L2 size or SM count for GPU '" + gpu.key +
+                                           "' (compute capability " + gpu.cc +
+                                           "): the models cannot predict it");
+    return {gpu.l2_bytes, gpu.sm_count, gpu.limits};
+}
 
 struct textbook_model {
     double flops = 0;         // the seed count, 2MNK + 2MN
@@ -27,20 +42,6 @@ struct textbook_model {
     // Textbook shared-memory element accesses, where the seed gives them (2N³/V, K/4 per result).
     std::optional<double> smem_accesses;
     [[nodiscard]] double ai() const { return global_bytes > 0 ? flops / global_bytes : 0; }
-};
-
-struct refined_model {
-    // Keys from model/levels.hpp. Absent means "this model does not predict it".
-    std::map<std::string, double, std::less<>> values;
-    // One line per assumption or derivation step, shown in the report.
-    std::vector<std::string> notes;
-
-    [[nodiscard]] std::optional<double> get(std::string_view key) const {
-        const auto it = values.find(key);
-        if (it == values.end()) return std::nullopt;
-        return it->second;
-    }
-    void set(std::string_view key, double v) { values[std::string(key)] = v; }
 };
 
 struct rung_model {
@@ -69,6 +70,11 @@ inline constexpr double fp32_bytes = 4.0;
 [[nodiscard]] inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) {
     return (x + d - 1) / d;
 }
+// "1 CTA", "2 CTAs": a count of CTAs in a note.
+[[nodiscard]] inline std::string ctas(int n) {
+    return std::to_string(n) + (n == 1 ? " CTA" : " CTAs");
+}
+
 // Compulsory DRAM traffic: A and B read once, C read once (β ≠ 0) and written once.
 [[nodiscard]] inline double compulsory_read_bytes(const shape& s) {
     return fp32_bytes * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n);
@@ -106,10 +112,8 @@ inline void add_dram_write_notes(refined_model& r) {
         "DRAM writes: the model counts what the kernel writes; measured writes may include up "
         "to ~20 MB of dirty L2 lines left by earlier work (the tool cannot clean L2 from user "
         "space), e.g. 2.2 MB at 1024³ where C stays in L2");
-    const auto rd = r.get("dram_read_bytes");
-    const auto wr = r.get("dram_write_bytes");
-    if (!rd || !wr) return;
-    const double total = *rd + *wr;
+    if (!r.dram_read_bytes || !r.dram_write_bytes) return;
+    const double total = *r.dram_read_bytes + *r.dram_write_bytes;
     if (foreign_write_bytes > dram_tolerance * total)
         r.notes.emplace_back(
             "DRAM deviation: " + std::to_string(std::llround(total / 1e5) / 10) + "." +

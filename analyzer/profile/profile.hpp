@@ -15,7 +15,8 @@
 namespace tgemm {
 
 inline constexpr int profile_schema_major = 1;
-inline constexpr int profile_schema_minor = 1;  // 1.1: measured peaks (roof fields)
+// 1.1: measured peaks (roof fields); 1.2: the GPU's SM limits (gpu.sm_limits).
+inline constexpr int profile_schema_minor = 2;
 inline constexpr std::string_view profile_schema_prefix = "tgemm-roofline/profile/";
 
 enum class profile_source { measured, predicted };

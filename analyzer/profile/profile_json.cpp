@@ -4,6 +4,7 @@
 
 #include "core/strings.hpp"
 #include "core/throw.hpp"
+#include "gpu/spec.hpp"
 
 namespace tgemm {
 
@@ -24,7 +25,9 @@ json to_json_model(const rung_model& m) {
                {"formula", m.textbook.formula}};
     if (m.textbook.loads_per_output) tb["loads_per_output"] = *m.textbook.loads_per_output;
     if (m.textbook.smem_accesses) tb["smem_accesses"] = *m.textbook.smem_accesses;
-    json rf = numbers_to_json(m.refined.values);
+    json rf = json::object();
+    for (const auto& f : refined_fields)
+        if (const auto& v = m.refined.*(f.member)) rf[std::string(f.key)] = *v;
     rf["notes"] = m.refined.notes;
     return {{"textbook", tb}, {"refined", rf}};
 }
@@ -115,7 +118,9 @@ rung_model read_model(const json& j, const std::string& where) {
     if (tb.contains("smem_accesses"))
         m.textbook.smem_accesses = need_number(tb, "smem_accesses", where + ".textbook");
     const auto& rf = need(j, "refined", where);
-    m.refined.values = read_numbers(rf, where + ".refined", true);
+    // A key that no field holds (written by a newer tool) is skipped, as unknown fields are.
+    for (const auto& [k, v] : read_numbers(rf, where + ".refined", true))
+        if (refined_model::holds(k)) m.refined.set(k, v);
     if (const auto it = rf.find("notes"); it != rf.end() && it->is_array())
         for (const auto& n : *it)
             if (n.is_string()) m.refined.notes.push_back(n.get<std::string>());
@@ -158,11 +163,74 @@ measurement read_measurement(const json& j, const std::string& where) {
     return m;
 }
 
+json to_json_limits(const gpu_info& g) {
+    const auto& l = g.limits;
+    return {{"threads_per_sm", l.threads_per_sm},
+            {"ctas_per_sm", l.ctas_per_sm},
+            {"registers_per_sm", l.registers_per_sm},
+            {"registers_per_thread", l.registers_per_thread},
+            {"register_unit", l.register_unit},
+            {"register_partitions", l.register_partitions},
+            {"smem_per_sm", l.smem_per_sm},
+            {"smem_reserved_per_cta", l.smem_reserved_per_cta},
+            {"smem_unit", l.smem_unit},
+            {"source", g.limits_source}};
+}
+
+// The SM limits: from the profile (1.2), else (1.0, 1.1) from the spec database, by the GPU's
+// key or else its compute capability; left unknown when neither has them. The opt-in shared
+// memory per CTA is the profile's own in every version.
+void read_sm_limits(const json& g, gpu_info& gpu) {
+    const auto optin = need_positive_int(g, "smem_per_block_optin", "gpu");
+    if (const auto it = g.find("sm_limits"); it != g.end()) {
+        const std::string w = "gpu.sm_limits";
+        const auto positive = [&](const char* key) {
+            return static_cast<int>(need_positive_int(*it, key, w));
+        };
+        auto& l = gpu.limits;
+        l.threads_per_sm = positive("threads_per_sm");
+        l.ctas_per_sm = positive("ctas_per_sm");
+        l.registers_per_sm = positive("registers_per_sm");
+        l.registers_per_thread = positive("registers_per_thread");
+        l.register_unit = positive("register_unit");
+        l.register_partitions = positive("register_partitions");
+        l.smem_per_sm = need_positive_int(*it, "smem_per_sm", w);
+        const double reserved = need_number(*it, "smem_reserved_per_cta", w);
+        if (reserved < 0) bad(w + ".smem_reserved_per_cta", "must not be negative");
+        l.smem_reserved_per_cta = static_cast<std::int64_t>(reserved);
+        l.smem_unit = positive("smem_unit");
+        l.smem_per_cta_optin = optin;
+        gpu.limits_source = opt_string(*it, "source");
+        return;
+    }
+    for (const auto& spec : gpu_specs())
+        if (spec.key == gpu.key) {
+            gpu.limits = spec.limits;
+            gpu.limits_source = "not in the profile: the spec database's, " + spec.limits_source;
+        }
+    if (!gpu.limits.known()) {
+        const auto cc = split(gpu.cc, '.');
+        try {
+            if (const auto l = sm_limits_for(std::stoi(std::string(cc.at(0))),
+                                             std::stoi(std::string(cc.at(1))))) {
+                gpu.limits = *l;
+                gpu.limits_source = "not in the profile: " + std::string(sm_limits_source) +
+                                    "; compute capability " + gpu.cc;
+            }
+        } catch (const std::exception&) {
+            // An unreadable cc leaves the limits unknown, as an unknown one does.
+        }
+    }
+    if (gpu.limits.known()) gpu.limits.smem_per_cta_optin = optin;
+}
+
 }  // namespace
 
 void to_json(json& j, const profile& p) {
     j = json::object();
-    j["schema"] = fmt::format("{}{}.{}", profile_schema_prefix, p.schema_major, p.schema_minor);
+    // The layout written is this tool's, whatever version the profile was read from.
+    j["schema"] =
+        fmt::format("{}{}.{}", profile_schema_prefix, profile_schema_major, profile_schema_minor);
     j["source"] = to_string(p.source);
     const auto& g = p.gpu;
     j["gpu"] = {{"key", g.key},
@@ -174,7 +242,9 @@ void to_json(json& j, const profile& p) {
                 {"mem_clock_mhz", g.mem_clock_mhz},
                 {"bus_width_bits", g.bus_width_bits},
                 {"l2_bytes", g.l2_bytes},
-                {"smem_per_block_optin", g.smem_per_block_optin}};
+                // Kept beside sm_limits: schema 1.1 readers require it.
+                {"smem_per_block_optin", g.limits.smem_per_cta_optin},
+                {"sm_limits", to_json_limits(g)}};
     const auto& e = p.env;
     j["env"] = {{"tool_version", e.tool_version}, {"driver", e.driver}, {"cuda", e.cuda},
                 {"command", e.command},           {"date", e.date},     {"host", e.host}};
@@ -230,7 +300,7 @@ profile profile_from_json(const json& j) {
     p.gpu.mem_clock_mhz = need_number(g, "mem_clock_mhz", "gpu");
     p.gpu.bus_width_bits = static_cast<int>(need_positive_int(g, "bus_width_bits", "gpu"));
     p.gpu.l2_bytes = need_positive_int(g, "l2_bytes", "gpu");
-    p.gpu.smem_per_block_optin = need_positive_int(g, "smem_per_block_optin", "gpu");
+    read_sm_limits(g, p.gpu);
 
     const auto& e = need(j, "env", "profile");
     p.env.tool_version = opt_string(e, "tool_version");

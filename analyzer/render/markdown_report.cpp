@@ -47,6 +47,7 @@ class report_writer {
         if (m_opts.compare && m_opts.compare->source)
             section(gpu_comparison_section(m_a, *m_opts.compare, m_opts.compare_label));
         for (const auto& s : m_p.shapes()) performance_section(s);
+        not_in_profile_section();
         comparison_section();
         notes_section();
         return m_out;
@@ -261,6 +262,28 @@ class report_writer {
         for (const auto& m : m_p.measurements)
             if (m.skipped && m.size == s)
                 line(fmt::format("\nSkipped: {}: {}", md_code(m.kernel), *m.skipped));
+        line();
+    }
+
+    // One line per rung of this build that the profile has no row of: a rung added after the
+    // profile was measured shows as such instead of vanishing from the report.
+    void not_in_profile_section() {
+        const auto kernels = m_p.kernels();
+        std::vector<const ladder_rung*> missing;
+        for (const auto& r : m_opts.ladder)
+            if (std::find(kernels.begin(), kernels.end(), r.id) == kernels.end())
+                missing.push_back(&r);
+        if (missing.empty()) return;
+        const std::string done = m_predicted ? "predicted" : "measured";
+        line("## Not " + done);
+        line();
+        line(
+            fmt::format("Rungs of this build that the profile has no row of (it was {} before "
+                        "they existed, or without them):",
+                        done));
+        line();
+        for (const auto* r : missing)
+            line(fmt::format("- {} ({}): not {}.", md_code(r->id), r->display_name, done));
         line();
     }
 

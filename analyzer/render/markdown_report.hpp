@@ -4,10 +4,18 @@
 // size, published figures beside a prediction, another GPU beside this one, a performance table
 // per size, and model against measurement per rung and size.
 #include <string>
+#include <vector>
 
 #include "analysis/analysis.hpp"
 
 namespace tgemm::render {
+
+// A rung of the build that renders the report. The render layer cannot see the rung registry;
+// the CLI passes the ladder so that the report can name the rungs a profile has no row of.
+struct ladder_rung {
+    std::string id;
+    std::string display_name;
+};
 
 struct report_options {
     // Relative to the report, so the folder can be moved or committed as it is.
@@ -24,6 +32,9 @@ struct report_options {
     // call it ("H100, profiles/h100.json"); no comparison section when null.
     const analysis* compare = nullptr;
     std::string compare_label;
+    // This build's rungs in ladder order: each one the profile has no row of gets one line,
+    // "not measured" (or "not predicted"). Empty: no such lines.
+    std::vector<ladder_rung> ladder;
 };
 
 [[nodiscard]] std::string markdown_report(const analysis& a, const report_options& opts);

@@ -16,7 +16,8 @@
 namespace tgemm::render {
 
 report_files render_report(const profile& p, const std::filesystem::path& out_dir,
-                           const std::string& profile_label, const comparison& compare) {
+                           const std::string& profile_label, const comparison& compare,
+                           const std::vector<ladder_rung>& ladder) {
     // Fail on the folder before spending time on the drawing.
     ensure_writable_dir(out_dir);
     const auto a = analyze(p);
@@ -27,6 +28,7 @@ report_files render_report(const profile& p, const std::filesystem::path& out_di
 
     report_options mo;
     mo.profile_label = profile_label;
+    mo.ladder = ladder;
     std::optional<analysis> other;
     if (compare.other) {
         other = analyze(*compare.other);

@@ -3,8 +3,10 @@
 // (bytes-per-level, ai-vs-size, tflops; .png and .svg each) and report.md.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "profile/profile.hpp"
+#include "render/markdown_report.hpp"
 
 namespace tgemm::render {
 
@@ -26,12 +28,14 @@ struct report_files {
 // says where the profile came from ("profiles/h100.json") and is printed in the report's first
 // lines. An unwritable folder is an error_kind::usage error naming it. With `compare` (another
 // GPU's profile, described by `compare_label`) the report adds a section setting the two GPUs
-// side by side.
+// side by side. `ladder`: the rungs of this build, so that the report names those the profile
+// has no row of (report_options::ladder).
 struct comparison {
     const profile* other = nullptr;
     std::string label;
 };
 report_files render_report(const profile& p, const std::filesystem::path& out_dir,
-                           const std::string& profile_label, const comparison& compare = {});
+                           const std::string& profile_label, const comparison& compare = {},
+                           const std::vector<ladder_rung>& ladder = {});
 
 }  // namespace tgemm::render

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "tensor/accumulator_layout.hpp"
 #include "tensor/bf16_mma_config.hpp"
 
 namespace tgemm::bf16_mma {
@@ -115,8 +116,8 @@ __global__ void __launch_bounds__(Cfg::threads) bf16_mma_kernel(const params p) 
     extern __shared__ __align__(128) std::uint8_t smem[];
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
-    const int wm0 = (warp / 2) * Cfg::wm;
-    const int wn0 = (warp % 2) * Cfg::wn;
+    const int wm0 = Cfg::warp_m0(warp);
+    const int wn0 = Cfg::warp_n0(warp);
     const int m0 = blockIdx.y * Cfg::bm;
     const int n0 = blockIdx.x * Cfg::bn;
     const int k_tiles = (p.k + Cfg::bk - 1) / Cfg::bk;
@@ -166,11 +167,12 @@ __global__ void __launch_bounds__(Cfg::threads) bf16_mma_kernel(const params p) 
     for (int i = 0; i < Cfg::m16; ++i)
 #pragma unroll
         for (int j = 0; j < Cfg::n8; ++j) {
-            const int col = n0 + wn0 + 8 * j + 2 * (lane % 4);
+            const int col = n0 + wn0 + 8 * j + tensor::acc_col(lane);
             if (col >= p.n) continue;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int row = m0 + wm0 + 16 * i + lane / 4 + 8 * h;
+                const int row =
+                    m0 + wm0 + 16 * i + tensor::acc_row(lane) + tensor::acc_half_rows * h;
                 if (row >= p.m) continue;
                 auto* out = reinterpret_cast<__nv_bfloat162*>(
                     p.c + static_cast<std::size_t>(row) * p.n + col);

@@ -33,6 +33,9 @@ struct config {
     static constexpr int b_copies = bk * b_chunks / threads;
     static_assert(BM * a_chunks % threads == 0 && bk * b_chunks % threads == 0,
                   "copies split evenly among the threads");
+    // Where warp `warp` works in the CTA tile: 2×2 warp tiles.
+    TGEMM_HD static constexpr int warp_m0(int warp) { return (warp / 2) * wm; }
+    TGEMM_HD static constexpr int warp_n0(int warp) { return (warp % 2) * wn; }
 };
 
 // Byte offset of chunk `chunk` of row `row` in a stage of A's tile.

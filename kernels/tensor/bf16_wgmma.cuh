@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "tensor/accumulator_layout.hpp"
 #include "tensor/bf16_wgmma_config.hpp"
 #include "tensor/sm90_ptx.cuh"
 #include "tensor/wgmma_ops.cuh"
@@ -32,9 +33,8 @@ struct params {
 
 template <class Cfg>
 __device__ __forceinline__ void issue_stage(const CUtensorMap& map_a, const CUtensorMap& map_b,
-                                            std::uint8_t* sa, std::uint8_t* sb,
-                                            std::uint64_t* full, int stage, int kt, int m0,
-                                            int n0) {
+                                            std::uint8_t* sa, std::uint8_t* sb, std::uint64_t* full,
+                                            int stage, int kt, int m0, int n0) {
     sm90::mbar_arrive_expect_tx(&full[stage], Cfg::a_stage_bytes + Cfg::b_stage_bytes);
     sm90::tma_load_2d(sa + stage * Cfg::a_stage_bytes, &map_a, &full[stage], kt * Cfg::bk, m0);
     for (int j = 0; j < Cfg::b_boxes; ++j)
@@ -101,11 +101,12 @@ __global__ void __launch_bounds__(128)
     for (int mb = 0; mb < Cfg::m_blocks; ++mb)
 #pragma unroll
         for (int j = 0; j < Cfg::bn / 8; ++j) {
-            const int col = n0 + 8 * j + 2 * (lane % 4);
+            const int col = n0 + 8 * j + tensor::acc_col(lane);
             if (col >= p.n) continue;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int row = m0 + mb * 64 + warp * 16 + lane / 4 + 8 * h;
+                const int row =
+                    m0 + mb * 64 + warp * 16 + tensor::acc_row(lane) + tensor::acc_half_rows * h;
                 if (row >= p.m) continue;
                 auto* out = reinterpret_cast<__nv_bfloat162*>(
                     p.c + static_cast<std::size_t>(row) * p.n + col);

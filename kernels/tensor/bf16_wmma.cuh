@@ -38,8 +38,8 @@ __global__ void __launch_bounds__(config::threads) bf16_wmma_kernel(const params
     auto* bs = reinterpret_cast<__nv_bfloat16*>(smem + cfg::a_bytes);
     const int tid = threadIdx.x;
     const int warp = tid / 32;
-    const int wm0 = (warp / 2) * cfg::wm;
-    const int wn0 = (warp % 2) * cfg::wn;
+    const int wm0 = warp_m0(warp);
+    const int wn0 = warp_n0(warp);
     const int m0 = blockIdx.y * cfg::bm;
     const int n0 = blockIdx.x * cfg::bn;
 
@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(config::threads) bf16_wmma_kernel(const params
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int idx = tid + i * cfg::threads;
-            const int r = idx / 4, c = idx % 4 * 8;
+            const int r = a_copy_row(idx), c = a_copy_col(idx);
             uint4 v = make_uint4(0, 0, 0, 0);
             if (m0 + r < p.m && k0 + c < p.k)
                 v = *reinterpret_cast<const uint4*>(p.a + static_cast<std::size_t>(m0 + r) * p.k +
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(config::threads) bf16_wmma_kernel(const params
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int idx = tid + i * cfg::threads;
-            const int r = idx / 16, c = idx % 16 * 8;
+            const int r = b_copy_row(idx), c = b_copy_col(idx);
             uint4 v = make_uint4(0, 0, 0, 0);
             if (k0 + r < p.k && n0 + c < p.n)
                 v = *reinterpret_cast<const uint4*>(p.b + static_cast<std::size_t>(k0 + r) * p.n +

@@ -1,6 +1,13 @@
 #pragma once
-// The tile shape of the WMMA kernel (bf16_wmma.cuh), apart from the kernel so that host code (the
-// refined model, kernels/tensor/tensor_wmma_model.cpp) compiles it too.
+// The tile shape and the indexing of the WMMA kernel (bf16_wmma.cuh), apart from the kernel so
+// that host code compiles them too: the refined model (kernels/tensor/tensor_wmma_model.cpp)
+// counts sectors and wavefronts through these very functions.
+#if defined(__CUDACC__)
+#define TGEMM_HD __host__ __device__
+#else
+#define TGEMM_HD
+#endif
+
 namespace tgemm::bf16_wmma {
 
 struct config {
@@ -19,4 +26,28 @@ struct config {
     static constexpr int smem_bytes = (a_bytes + b_bytes) > c_bytes ? (a_bytes + b_bytes) : c_bytes;
 };
 
+// Where warp `warp` works in the CTA tile: 4 rows of 2 warp tiles of 32×64.
+TGEMM_HD constexpr int warp_m0(int warp) {
+    return (warp / 2) * config::wm;
+}
+TGEMM_HD constexpr int warp_n0(int warp) {
+    return (warp % 2) * config::wn;
+}
+// The copies of one K step: copy idx (two per thread, tid and tid + threads) moves 16 bytes,
+// 8 bf16; A's 128×32 tile is 128 rows × 4 chunks, B's 32×128 tile 32 rows × 16 chunks.
+TGEMM_HD constexpr int a_copy_row(int idx) {
+    return idx / 4;
+}
+TGEMM_HD constexpr int a_copy_col(int idx) {
+    return idx % 4 * 8;
+}
+TGEMM_HD constexpr int b_copy_row(int idx) {
+    return idx / 16;
+}
+TGEMM_HD constexpr int b_copy_col(int idx) {
+    return idx % 16 * 8;
+}
+
 }  // namespace tgemm::bf16_wmma
+
+#undef TGEMM_HD

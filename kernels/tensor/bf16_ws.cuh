@@ -26,6 +26,7 @@
 
 #include <cstdint>
 
+#include "tensor/accumulator_layout.hpp"
 #include "tensor/bf16_ws_config.hpp"
 #include "tensor/sm90_ptx.cuh"
 #include "tensor/wgmma_ops.cuh"
@@ -107,8 +108,8 @@ __device__ __forceinline__ void load_c_tile(const CUtensorMap& map_c, const para
         sm90::mbar_arrive_expect_tx(s.c_full, Cfg::c_bytes);
         for (int h = 0; h < Cfg::consumers; ++h)
             for (int j = 0; j < Cfg::b_boxes; ++j)
-                sm90::tma_load_2d(s.c + (h * Cfg::b_boxes + j) * Cfg::c_box_bytes, &map_c,
-                                  s.c_full, n0 + 64 * j, m0 + 64 * h);
+                sm90::tma_load_2d(s.c + (h * Cfg::b_boxes + j) * Cfg::c_box_bytes, &map_c, s.c_full,
+                                  n0 + 64 * j, m0 + 64 * h);
     } else {
         sm90::mbar_arrive(s.c_full);  // nothing to load: the buffer is merely free
     }
@@ -204,14 +205,14 @@ __device__ __forceinline__ void epilogue_direct(const float (&acc)[Cfg::bn / 2],
                                                 int row0, int n0) {
     const int lane = threadIdx.x % 32;
     const int warp = (threadIdx.x % 128) / 32;
-    const int r = row0 + warp * 16 + lane / 4;
+    const int r = row0 + warp * 16 + tensor::acc_row(lane);
 #pragma unroll
     for (int j = 0; j < Cfg::bn / 8; ++j) {
-        const int col = n0 + 8 * j + 2 * (lane % 4);
+        const int col = n0 + 8 * j + tensor::acc_col(lane);
         if (col >= p.n) continue;  // N is a multiple of 8: col + 1 < N as well
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int row = r + 8 * h;
+            const int row = r + tensor::acc_half_rows * h;
             if (row >= p.m) continue;
             auto* out =
                 reinterpret_cast<__nv_bfloat162*>(p.c + static_cast<std::size_t>(row) * p.n + col);
@@ -246,7 +247,8 @@ __device__ __forceinline__ void epilogue_tma(const float (&acc)[Cfg::bn / 2], co
     const int lane = threadIdx.x % 32;
     const int warp = (threadIdx.x % 128) / 32;
     const std::uint32_t part =
-        sm90::smem_addr(s.c) + static_cast<std::uint32_t>(consumer * Cfg::b_boxes * Cfg::c_box_bytes);
+        sm90::smem_addr(s.c) +
+        static_cast<std::uint32_t>(consumer * Cfg::b_boxes * Cfg::c_box_bytes);
     // This lane's row address for the four 8×8 blocks of one ldmatrix/stmatrix .x4: rows 0-7 and
     // 8-15 of the warp's 16, column units j and j + 1.
     const int row = epilogue_row(warp, lane);
@@ -286,8 +288,8 @@ template <class Cfg>
 __device__ __forceinline__ void leave_partial(const float (&acc)[Cfg::bn / 2], const params& p,
                                               int slot, int consumer) {
     const int t = threadIdx.x % 128;
-    auto* dst = reinterpret_cast<float4*>(p.partials + static_cast<std::size_t>(slot) *
-                                                           Cfg::partial_floats);
+    auto* dst = reinterpret_cast<float4*>(p.partials +
+                                          static_cast<std::size_t>(slot) * Cfg::partial_floats);
 #pragma unroll
     for (int v = 0; v < Cfg::bn / 8; ++v)
         dst[v * 128 + t] = make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
@@ -305,8 +307,8 @@ __device__ __forceinline__ void add_partial(float (&acc)[Cfg::bn / 2], const par
         while (sm90::flag_acquire(p.flags + slot) == 0) {
         }
     sm90::named_barrier_sync(1 + consumer, 128);
-    const auto* src = reinterpret_cast<const float4*>(
-        p.partials + static_cast<std::size_t>(slot) * Cfg::partial_floats);
+    const auto* src = reinterpret_cast<const float4*>(p.partials + static_cast<std::size_t>(slot) *
+                                                                       Cfg::partial_floats);
 #pragma unroll
     for (int v = 0; v < Cfg::bn / 8; ++v) {
         const float4 x = __ldcg(src + v * 128 + t);  // from L2: the writer was another SM

@@ -6,6 +6,9 @@
 #include <map>
 #include <string>
 
+#include "gpu/occupancy.hpp"
+#include "tensor/accumulator_layout.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
@@ -16,15 +19,16 @@ namespace tgemm::kernels::tensor_model {
 namespace {
 
 using cfg = tensor_rungs::mma;
-// ptxas (nvcc 13.0, sm_90a) allocates 242 registers: 2 CTAs of 128 threads per SM.
-constexpr int registers = 242;
+// Registers, threads and shared memory: 2 CTAs per SM on the H100.
+constexpr const auto& launch = tensor_rungs::mma_launch;
 constexpr int warps = cfg::threads / 32;
 
-int warp_m0(int warp) {
-    return (warp / 2) * cfg::wm;
+// The kernel's own placement of its warps (bf16_mma_config.hpp).
+constexpr int warp_m0(int warp) {
+    return cfg::warp_m0(warp);
 }
-int warp_n0(int warp) {
-    return (warp % 2) * cfg::wn;
+constexpr int warp_n0(int warp) {
+    return cfg::warp_n0(warp);
 }
 
 struct ldsm_counts {
@@ -64,23 +68,22 @@ struct copy_counts {
 
 }  // namespace
 
-tensor_counts model_bf16_mma(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
     tensor_counts r;
     r.textbook = textbook(s, cfg::bm, cfg::bn, cfg::wm, cfg::wn, "warp tile 64×64");
     const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
     const std::int64_t kt = ceil_div(s.k, cfg::bk);
     const double ctas = double(gm) * double(gn);
-    r.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
-    r.ffma = r.fmul = double(s.m) * double(s.n);
-    r.fadd = 0;
+    r.refined.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
+    set_fp32(r.refined, double(s.m) * double(s.n), double(s.m) * double(s.n), 0);
 
     const ldsm_counts l = ldsm_per_tile();
-    r.ldsm_wavefronts = ctas * double(kt) * l.wavefronts;
-    r.ldsm_bank_conflicts = ctas * double(kt) * (l.wavefronts - 4 * l.instructions);
-    r.stsm_wavefronts = 0;
-    r.smem_load_wavefronts = r.ldsm_wavefronts;  // no other shared loads
-    r.smem_store_wavefronts = 0;                 // cp.async writes are not op_st
-    r.ldgsts_bytes = ctas * double(kt) * (cfg::a_stage_bytes + cfg::b_stage_bytes);
+    r.refined.smem_ldsm_wavefronts = ctas * double(kt) * l.wavefronts;
+    r.refined.smem_ldsm_bank_conflicts = ctas * double(kt) * (l.wavefronts - 4 * l.instructions);
+    r.refined.smem_stsm_wavefronts = 0;
+    r.refined.smem_load_wavefronts = r.refined.smem_ldsm_wavefronts;  // no other shared loads
+    r.refined.smem_store_wavefronts = 0;                 // cp.async writes are not op_st
+    r.refined.smem_ldgsts_bytes = ctas * double(kt) * (cfg::a_stage_bytes + cfg::b_stage_bytes);
 
     // cp.async copies (zero-filled lanes read nothing): L1 counts the pair rule's units, L2 the
     // distinct source sectors. A tile's counts depend on how much of it is inside the matrix and
@@ -155,9 +158,11 @@ tensor_counts model_bf16_mma(const shape& s, const tensor_model_context& mc) {
                             for (int h = 0; h < 2; ++h) {
                                 sectors.clear();
                                 for (int ln = 0; ln < 32; ++ln) {
-                                    const std::int64_t col = n0 + warp_n0(w) + 8 * j + 2 * (ln % 4);
-                                    const std::int64_t row =
-                                        m0 + warp_m0(w) + 16 * i + ln / 4 + 8 * h;
+                                    const std::int64_t col =
+                                        n0 + warp_n0(w) + 8 * j + tensor::acc_col(ln);
+                                    const std::int64_t row = m0 + warp_m0(w) + 16 * i +
+                                                             tensor::acc_row(ln) +
+                                                             tensor::acc_half_rows * h;
                                     if (col >= s.n || row >= s.m) continue;
                                     sectors.add((row * s.n + col) * bf16, 4);
                                     cta_sectors.add((row * s.n + col) * bf16, 4);
@@ -170,38 +175,38 @@ tensor_counts model_bf16_mma(const shape& s, const tensor_model_context& mc) {
             c_sectors += double(memoised(c_memo, key, count));
             c_l2 += double(c_l2_memo.at(key));
         }
-    r.l1_global_load_bytes = double(sector) * (a_units + b_units + c_sectors);
-    r.l1_global_store_bytes = double(sector) * c_sectors;
-    r.l2_requested_bytes = double(sector) * (l2_sectors + c_l2);
+    r.refined.l1_global_load_bytes = double(sector) * (a_units + b_units + c_sectors);
+    r.refined.l1_global_store_bytes = double(sector) * c_sectors;
+    r.refined.l2_requested_bytes = double(sector) * (l2_sectors + c_l2);
 
-    const int per_sm = tile_model::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
     set_dram(r, s, w, mc.l2_bytes,
-             std::to_string(per_sm) + " CTAs per SM (" + std::to_string(registers) +
+             model::ctas(per_sm) + " per SM (" + std::to_string(launch.registers) +
                  " registers × 128 threads), CTAs start in blockIdx order");
 
-    r.notes.push_back("tensor FLOPs: 2·" + std::to_string(gm * cfg::bm) + "·" +
+    r.refined.notes.push_back("tensor FLOPs: 2·" + std::to_string(gm * cfg::bm) + "·" +
                       std::to_string(gn * cfg::bn) + "·" + std::to_string(kt * cfg::bk) +
                       " (padded grid, K rounded up to 32; zero-filled tiles are multiplied too)");
-    r.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
-    r.notes.push_back("ldmatrix per warp and K tile: " + str(l.instructions / warps) +
+    r.refined.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
+    r.refined.notes.push_back("ldmatrix per warp and K tile: " + str(l.instructions / warps) +
                       " .x4 (A and B.trans), " + str(l.wavefronts / warps) +
                       " wavefronts: the XOR swizzles (bf16_mma::a_chunk_offset, b_chunk_offset) "
                       "put each phase's 8 rows in 8 bank groups");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "shared: ldmatrix is the only LSU load (op_ld = ldsm); cp.async writes count "
         "as LDGSTS, not op_st");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "cp.async bytes: every thread copies 16 bytes per copy, zero-filled or "
         "not: CTAs × K tiles × (BM + BN)·BK·2 B");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "L1: cp.async units (distinct 128-byte source line × 32-byte destination "
         "granule per request; the swizzle moves whole 32-byte granules, so units = "
         "sectors when rows are sector-aligned) + C's epilogue reads, 8 sectors per "
         "request of 128 bytes (twice C's size)");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "L2 requests: the copies' distinct source sectors + C's distinct sectors per "
         "CTA (the second half of each sector of C hits in L1)");
     return r;

@@ -40,6 +40,14 @@ std::int64_t memoised(memo3& memo, const key3& key, F f) {
 [[nodiscard]] tensor_textbook textbook(const shape& s, int bm, int bn, int wm, int wn,
                                        const std::string& what);
 
+// The epilogue's FP32 instructions and the FLOPs they make, 2·FFMA + FADD + FMUL.
+inline void set_fp32(refined_model& r, double ffma, double fmul, double fadd) {
+    r.ffma = ffma;
+    r.fmul = fmul;
+    r.fadd = fadd;
+    r.flops = 2 * ffma + fadd + fmul;
+}
+
 // Sets the DRAM reads of `w` and the write-back rule, with their notes.
 void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_t l2_bytes,
               const std::string& residency);

@@ -24,35 +24,35 @@ tensor_textbook textbook(const shape& s, int bm, int bn, int wm, int wn, const s
 
 void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_t l2_bytes,
               const std::string& residency) {
-    r.dram_read_bytes = w.total();
-    r.dram_write_bytes = dram_write_bytes(s, l2_bytes);
-    r.notes.push_back("DRAM: " + residency + "; " + std::to_string(w.waves) + " waves; " +
+    r.refined.dram_read_bytes = w.total();
+    r.refined.dram_write_bytes = dram_write_bytes(s, l2_bytes);
+    r.refined.notes.push_back("DRAM: " + residency + "; " + std::to_string(w.waves) + " waves; " +
                       (w.fits_l2 || w.waves <= 1
                            ? "A and B read once (they fit in half the L2 or one wave holds all)"
                            : "each wave re-reads the strips of A and B it touches (A + B exceed "
                              "half the L2)") +
                       "; C read once (β ≠ 0)");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays dirty in L2 "
         "past the kernel's end); measured writes also carry earlier work's dirty lines, and miss "
         "what the last wave leaves dirty in L2");
 }
 
-tensor_counts model_cublas_bf16(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_cublas_bf16(const shape& s, const model_context& mc) {
     tensor_counts r;
     r.textbook.flops =
         2.0 * double(s.m) * double(s.n) * double(s.k) + 2.0 * double(s.m) * double(s.n);
     r.textbook.global_bytes = compulsory_read_bytes(s) + double(bf16) * double(s.m) * double(s.n);
     r.textbook.formula = "(MK + KN + 2MN)·2 B: compulsory";
-    r.tensor_flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
-    r.dram_read_bytes = compulsory_read_bytes(s);
-    r.dram_write_bytes = dram_write_bytes(s, mc.l2_bytes);
-    r.notes.push_back(
+    r.refined.tensor_flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
+    r.refined.dram_read_bytes = compulsory_read_bytes(s);
+    r.refined.dram_write_bytes = dram_write_bytes(s, mc.l2_bytes);
+    r.refined.notes.push_back(
         "cuBLAS picks its own kernel per shape; only its compulsory traffic is "
         "modelled: A, B and C read once, C written once when the footprint exceeds "
         "half the L2; tensor FLOPs 2MNK (exact where its tiles divide the shape)");
     if (compulsory_read_bytes(s) > 0.5 * double(mc.l2_bytes))
-        r.notes.push_back(
+        r.refined.notes.push_back(
             "DRAM: A and B exceed half the L2; cuBLAS re-reads strips of them as "
             "its tiling requires, which is not modelled");
     return r;

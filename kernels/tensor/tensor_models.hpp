@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "model/rung_model.hpp"
 
 namespace tgemm::kernels::tensor_model {
 
@@ -25,60 +26,32 @@ struct tensor_textbook {
     [[nodiscard]] double smem_ai() const { return smem_bytes > 0 ? flops / smem_bytes : 0; }
 };
 
-// Predicted counters; an empty optional means "not predicted" (or not applicable).
+// What a tensor rung's model predicts: the seeds' textbook count, and the counters as every
+// rung's refined model holds them (model/refined_model.hpp: tensor FLOPs, executed and
+// tile-padded; the epilogue's FFMA/FMUL/FADD; shared-memory wavefronts of the LSU, ldmatrix,
+// stmatrix and wgmma paths; cp.async and TMA bytes; L1 and L2 request bytes; DRAM bytes), with
+// one note per assumption. An empty field means "not predicted" (or not applicable).
 struct tensor_counts {
     tensor_textbook textbook;
-    // sm__ops_path_tensor_op_{hmma,hgmma}_src_bf16_dst_fp32: executed, tile-padded.
-    double tensor_flops = 0;
-    // smsp__sass_thread_inst_executed_op_{ffma,fmul,fadd}_pred_on (epilogue, stream-K sums).
-    std::optional<double> ffma, fmul, fadd;
-    // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} (include ldmatrix/stmatrix).
-    std::optional<double> smem_load_wavefronts, smem_store_wavefronts;
-    // sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ldsm,stsm}.
-    std::optional<double> ldsm_wavefronts, stsm_wavefronts;
-    // sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.
-    std::optional<double> ldsm_bank_conflicts;
-    // sm__sass_data_bytes_mem_shared_op_gmma (= l1tex wavefronts op_gmma × 128).
-    std::optional<double> gmma_bytes;
-    // smsp__sass_data_bytes_mem_shared_op_ldgsts: cp.async bytes written to shared memory.
-    std::optional<double> ldgsts_bytes;
-    // l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld (multicast counted at each receiving
-    // SM), …_tma_ld_dest_multicast, l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.
-    std::optional<double> tma_load_bytes, tma_multicast_bytes, tma_store_bytes;
-    // l1tex__t_bytes_pipe_lsu_mem_global_op_{ld,st}.
-    std::optional<double> l1_global_load_bytes, l1_global_store_bytes;
-    // lrc__request_sectors_op_read_coalescable × 32: reads requested from L2, before the L2
-    // request coalescer.
-    std::optional<double> l2_requested_bytes;
-    // dram__bytes_{read,write}.
-    double dram_read_bytes = 0;
-    double dram_write_bytes = 0;
-    // One line per assumption or derivation step, printed in reports.
-    std::vector<std::string> notes;
+    refined_model refined;
 };
 
-struct tensor_model_context {
-    std::int64_t l2_bytes = 50LL << 20;
-    int sm_count = 132;
-};
+// Bytes one shared-memory wavefront of the wgmma path moves:
+// sm__sass_data_bytes_mem_shared_op_gmma = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma × 128.
+inline constexpr double gmma_wavefront_bytes = 128;
 
 // Rungs 13–17 (the configurations of tensor_rungs.hpp).
-[[nodiscard]] tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_mma(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_ws(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_bf16_cluster(const shape& s, const tensor_model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_wmma(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_mma(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_ws(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_bf16_cluster(const shape& s, const model_context& mc);
 // cuBLAS BF16 (GemmEx): its kernel is cuBLAS's choice, so only compulsory traffic.
-[[nodiscard]] tensor_counts model_cublas_bf16(const shape& s, const tensor_model_context& mc);
+[[nodiscard]] tensor_counts model_cublas_bf16(const shape& s, const model_context& mc);
 
 // The tuning sweep's controls measured beside rungs 16 and 17 (tensor_rungs.hpp): the same
 // model, other configurations.
-[[nodiscard]] tensor_counts model_ws_tma_control(const shape& s, const tensor_model_context& mc);
-[[nodiscard]] tensor_counts model_cluster_nomc_control(const shape& s,
-                                                       const tensor_model_context& mc);
-
-// Persistent grid of rungs 16 and 17: clusters = min(resident clusters, tiles), one CTA per SM
-// (cudaOccupancyMaxActiveClusters gives 132 clusters of 1 and 66 of 2 on the H100).
-[[nodiscard]] int ws_resident_clusters(int sm_count, int cluster_m);
+[[nodiscard]] tensor_counts model_ws_tma_control(const shape& s, const model_context& mc);
+[[nodiscard]] tensor_counts model_cluster_nomc_control(const shape& s, const model_context& mc);
 
 }  // namespace tgemm::kernels::tensor_model

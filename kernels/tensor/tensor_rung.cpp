@@ -3,7 +3,6 @@
 #include <climits>
 
 #include "common.cuh"
-#include "model/levels.hpp"
 
 namespace tgemm::kernels {
 
@@ -55,31 +54,7 @@ rung_model to_rung_model(const tensor_model::tensor_counts& c) {
     m.textbook.global_bytes = c.textbook.global_bytes;
     m.textbook.formula = c.textbook.formula;
     if (c.textbook.smem_bytes > 0) m.textbook.smem_accesses = c.textbook.smem_bytes / 2.0;
-    auto& r = m.refined;
-    const auto set = [&](std::string_view key, const std::optional<double>& v) {
-        if (v) r.set(key, *v);
-    };
-    r.set(keys::tensor_flops, c.tensor_flops);
-    set(keys::ffma, c.ffma);
-    set(keys::fmul, c.fmul);
-    set(keys::fadd, c.fadd);
-    if (c.ffma && c.fmul && c.fadd) r.set(keys::flops, 2 * *c.ffma + *c.fadd + *c.fmul);
-    set(keys::smem_load_wavefronts, c.smem_load_wavefronts);
-    set(keys::smem_store_wavefronts, c.smem_store_wavefronts);
-    set(keys::smem_ldsm_wavefronts, c.ldsm_wavefronts);
-    set(keys::smem_stsm_wavefronts, c.stsm_wavefronts);
-    set(keys::smem_ldsm_bank_conflicts, c.ldsm_bank_conflicts);
-    if (c.gmma_bytes) r.set(keys::smem_gmma_wavefronts, *c.gmma_bytes / 128.0);
-    set(keys::smem_ldgsts_bytes, c.ldgsts_bytes);
-    set(keys::tma_load_bytes, c.tma_load_bytes);
-    set(keys::tma_multicast_bytes, c.tma_multicast_bytes);
-    set(keys::tma_store_bytes, c.tma_store_bytes);
-    set(keys::l1_global_load_bytes, c.l1_global_load_bytes);
-    set(keys::l1_global_store_bytes, c.l1_global_store_bytes);
-    set(keys::l2_requested_bytes, c.l2_requested_bytes);
-    r.set(keys::dram_read_bytes, c.dram_read_bytes);
-    r.set(keys::dram_write_bytes, c.dram_write_bytes);
-    r.notes = c.notes;
+    m.refined = c.refined;
     return m;
 }
 

@@ -5,6 +5,9 @@
 #include <map>
 #include <string>
 
+#include "gpu/occupancy.hpp"
+#include "tensor/accumulator_layout.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
@@ -15,27 +18,26 @@ namespace tgemm::kernels::tensor_model {
 namespace {
 
 using cfg = tensor_rungs::wgmma;
-// ptxas (nvcc 13.0, sm_90a) allocates 154 registers; the 129 KB of shared memory allow 1 CTA
-// per SM.
-constexpr int registers = 154;
+// Registers, threads and shared memory: the 129 KB of shared memory allow 1 CTA per SM on the
+// H100.
+constexpr const auto& launch = tensor_rungs::wgmma_launch;
 
 }  // namespace
 
-tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc) {
     tensor_counts r;
     r.textbook = textbook(s, cfg::bm, cfg::bn, 64, cfg::bn, "wgmma m64n128: B re-read per m64");
     const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
     const std::int64_t kt = ceil_div(s.k, cfg::bk);
     const double ctas = double(gm) * double(gn);
-    r.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
-    r.ffma = r.fmul = double(s.m) * double(s.n);
-    r.fadd = 0;
+    r.refined.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
+    set_fp32(r.refined, double(s.m) * double(s.n), double(s.m) * double(s.n), 0);
     // Per K tile each of BK/16 k steps issues m_blocks wgmma m64nBNk16, each reading A's 64×16
     // and B's 16×BN from shared memory.
-    r.gmma_bytes = ctas * double(kt) * (cfg::bk / 16) * cfg::m_blocks * (64 * 16 + 16 * cfg::bn) *
+    r.refined.smem_gmma_wavefronts = (1.0 / gmma_wavefront_bytes) * ctas * double(kt) * (cfg::bk / 16) * cfg::m_blocks * (64 * 16 + 16 * cfg::bn) *
                    double(bf16);
-    r.smem_load_wavefronts = r.smem_store_wavefronts = 0;
-    r.ldsm_wavefronts = r.stsm_wavefronts = 0;
+    r.refined.smem_load_wavefronts = r.refined.smem_store_wavefronts = 0;
+    r.refined.smem_ldsm_wavefronts = r.refined.smem_stsm_wavefronts = 0;
 
     // TMA: per CTA and K tile one BM×64 box of A and BN/64 boxes of 64×64 of B.
     tma_matrix a(s.m, s.k), b(s.k, s.n);
@@ -47,9 +49,9 @@ tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc) {
         for (std::int64_t k = 0; k < kt; ++k)
             for (int j = 0; j < cfg::b_boxes; ++j)
                 t += gm * b.box(k * cfg::bk, bj * cfg::bn + 64 * j, cfg::bk, 64);
-    r.tma_load_bytes = double(t.delivered);
-    r.tma_multicast_bytes = 0;
-    r.tma_store_bytes = 0;
+    r.refined.tma_load_bytes = double(t.delivered);
+    r.refined.tma_multicast_bytes = 0;
+    r.refined.tma_store_bytes = 0;
 
     // The epilogue reads and writes C from the registers: per (m64 block, n8 block, half) a warp
     // request of 8 rows × 16 bytes.
@@ -70,9 +72,10 @@ tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc) {
                             for (int h = 0; h < 2; ++h) {
                                 req.clear();
                                 for (int ln = 0; ln < 32; ++ln) {
-                                    const std::int64_t col = n0 + 8 * j + 2 * (ln % 4);
-                                    const std::int64_t row =
-                                        m0 + mb * 64 + warp * 16 + ln / 4 + 8 * h;
+                                    const std::int64_t col = n0 + 8 * j + tensor::acc_col(ln);
+                                    const std::int64_t row = m0 + mb * 64 + warp * 16 +
+                                                             tensor::acc_row(ln) +
+                                                             tensor::acc_half_rows * h;
                                     if (col >= s.n || row >= s.m) continue;
                                     req.add((row * s.n + col) * bf16, 4);
                                     cta.add((row * s.n + col) * bf16, 4);
@@ -84,32 +87,32 @@ tensor_counts model_bf16_wgmma(const shape& s, const tensor_model_context& mc) {
             }));
             c_l2 += double(l2_memo.at(key));
         }
-    r.l1_global_load_bytes = double(sector) * c_sectors;
-    r.l1_global_store_bytes = double(sector) * c_sectors;
-    r.l2_requested_bytes = double(sector) * (double(t.requested_sectors) + c_l2);
+    r.refined.l1_global_load_bytes = double(sector) * c_sectors;
+    r.refined.l1_global_store_bytes = double(sector) * c_sectors;
+    r.refined.l2_requested_bytes = double(sector) * (double(t.requested_sectors) + c_l2);
 
-    const int per_sm = tile_model::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
     set_dram(r, s, w, mc.l2_bytes,
-             std::to_string(per_sm) + " CTA per SM (" + std::to_string(cfg::smem_bytes / 1024) +
+             model::ctas(per_sm) + " per SM (" + std::to_string(cfg::smem_bytes / 1024) +
                  " KB of shared memory), CTAs start in blockIdx order");
 
-    r.notes.push_back("tensor FLOPs: 2·" + std::to_string(gm * cfg::bm) + "·" +
+    r.refined.notes.push_back("tensor FLOPs: 2·" + std::to_string(gm * cfg::bm) + "·" +
                       std::to_string(gn * cfg::bn) + "·" + std::to_string(kt * cfg::bk) +
                       " (padded grid, K rounded up to 64: TMA fills the edges with zeros)");
-    r.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
-    r.notes.push_back(
+    r.refined.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
+    r.refined.notes.push_back(
         "gmma bytes: per CTA and K tile 4 k16 steps × 2 m64 blocks × (64·16 + "
         "16·128)·2 B = 49,152 B; B is read once per m64 block");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "shared: no LSU shared loads or stores (wgmma reads its operands through "
         "the gmma path; mbarrier waits do not count as op_ld)");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "TMA: per box row the 32-byte sectors of its bytes inside the matrix, plus "
         "the whole 128-byte row when any of it is outside (its zero fill)");
-    r.notes.push_back("L1: C's epilogue reads and writes only, 8 sectors per request of 128 bytes");
+    r.refined.notes.push_back("L1: C's epilogue reads and writes only, 8 sectors per request of 128 bytes");
     return r;
 }
 

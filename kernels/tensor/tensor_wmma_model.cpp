@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "gpu/occupancy.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
@@ -15,32 +17,17 @@ namespace tgemm::kernels::tensor_model {
 namespace {
 
 using cfg = tensor_rungs::wmma;
-// ptxas (nvcc 13.0, sm_90a) allocates 126 registers: 2 CTAs of 256 threads per SM.
-constexpr int registers = 126;
+// Registers, threads and shared memory: 2 CTAs per SM on the H100.
+constexpr const auto& launch = tensor_rungs::wmma_launch;
 static_assert(cfg::wm == 32 && cfg::wn == 64 && cfg::threads == 256,
               "the fragment loops below assume 2×4 fragments per warp");
 
-int warp_m0(int warp) {
-    return (warp / 2) * cfg::wm;
-}
-int warp_n0(int warp) {
-    return (warp % 2) * cfg::wn;
-}
-
-// The copy of one K step: thread idx of the 512 per operand moves 16 bytes; A as 128 rows × 4
-// chunks, B as 32 rows × 16 chunks.
-int a_copy_row(int idx) {
-    return idx / 4;
-}
-int a_copy_col(int idx) {
-    return idx % 4 * 8;
-}
-int b_copy_row(int idx) {
-    return idx / 16;
-}
-int b_copy_col(int idx) {
-    return idx % 16 * 8;
-}
+using bf16_wmma::a_copy_col;
+using bf16_wmma::a_copy_row;
+using bf16_wmma::b_copy_col;
+using bf16_wmma::b_copy_row;
+using bf16_wmma::warp_m0;
+using bf16_wmma::warp_n0;
 
 // Shared-memory wavefronts of one CTA: per K step (copies and fragment loads) and once
 // (accumulator stores).
@@ -129,16 +116,15 @@ std::int64_t epilogue_loads(std::int64_t valid_rows, std::int64_t valid_cols) {
 
 }  // namespace
 
-tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
     tensor_counts r;
     r.textbook = textbook(s, cfg::bm, cfg::bn, cfg::wm, cfg::wn, "warp tile 32×64");
     const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
     const std::int64_t kt = ceil_div(s.k, cfg::bk);
     const double ctas = double(gm) * double(gn);
-    r.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
-    r.ffma = r.fmul = double(s.m) * double(s.n);
-    r.fadd = 0;
-    r.ldsm_wavefronts = r.stsm_wavefronts = r.ldsm_bank_conflicts = 0;
+    r.refined.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
+    set_fp32(r.refined, double(s.m) * double(s.n), double(s.m) * double(s.n), 0);
+    r.refined.smem_ldsm_wavefronts = r.refined.smem_stsm_wavefronts = r.refined.smem_ldsm_bank_conflicts = 0;
 
     // Shared memory: copies and fragment loads every K step, zero-filled or not; accumulator
     // stores once per CTA; the guarded epilogue's loads per CTA.
@@ -152,13 +138,31 @@ tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
             epi_loads +=
                 double(memoised(memo, {vr, vc, 0}, [&] { return epilogue_loads(vr, vc); }));
         }
-    r.smem_load_wavefronts = ctas * double(kt) * c.step_loads + epi_loads;
-    r.smem_store_wavefronts = ctas * double(kt) * c.step_stores + ctas * c.epilogue_stores;
+    r.refined.smem_load_wavefronts = ctas * double(kt) * c.step_loads + epi_loads;
+    r.refined.smem_store_wavefronts = ctas * double(kt) * c.step_stores + ctas * c.epilogue_stores;
 
     // Global loads through L1: the guarded 16-byte copies (skipped lanes read nothing) and the
     // epilogue's 4-byte reads of C, one warp request per row; the same sectors are stored.
     sector_set sectors;
     memo3 a_memo, b_memo, c_memo;
+    // Sectors of one K step's copies of a tile at (r0, c0) of a rows × cols operand: copy idx
+    // (two per thread) lands at (row_of(idx), col_of(idx)) of the tile, one warp request per 32.
+    const auto copy_sectors = [&](std::int64_t rows, std::int64_t cols, std::int64_t r0,
+                                  std::int64_t c0, auto row_of, auto col_of) {
+        std::int64_t n = 0;
+        for (int w = 0; w < cfg::threads / 32; ++w)
+            for (int i = 0; i < 2; ++i) {
+                sectors.clear();
+                for (int l = 0; l < 32; ++l) {
+                    const int idx = 32 * w + l + i * cfg::threads;
+                    const std::int64_t row = r0 + row_of(idx);
+                    const std::int64_t col = c0 + col_of(idx);
+                    if (row < rows && col < cols) sectors.add((row * cols + col) * bf16, 16);
+                }
+                n += sectors.count();
+            }
+        return n;
+    };
     double a_sectors = 0, b_sectors = 0, c_sectors = 0;
     for (std::int64_t bi = 0; bi < gm; ++bi)
         for (std::int64_t t = 0; t < kt; ++t) {
@@ -166,20 +170,7 @@ tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
             const key3 key{std::min<std::int64_t>(cfg::bm, s.m - m0),
                            std::min<std::int64_t>(cfg::bk, s.k - k0), (m0 * s.k + k0) * bf16 % 32};
             a_sectors += double(gn) * double(memoised(a_memo, key, [&] {
-                             std::int64_t n = 0;
-                             for (int w = 0; w < cfg::threads / 32; ++w)
-                                 for (int i = 0; i < 2; ++i) {
-                                     sectors.clear();
-                                     for (int l = 0; l < 32; ++l) {
-                                         const int idx = 32 * w + l + i * cfg::threads;
-                                         const std::int64_t row = m0 + a_copy_row(idx);
-                                         const std::int64_t col = k0 + a_copy_col(idx);
-                                         if (row < s.m && col < s.k)
-                                             sectors.add((row * s.k + col) * bf16, 16);
-                                     }
-                                     n += sectors.count();
-                                 }
-                             return n;
+                             return copy_sectors(s.m, s.k, m0, k0, a_copy_row, a_copy_col);
                          }));
         }
     for (std::int64_t bj = 0; bj < gn; ++bj)
@@ -188,20 +179,7 @@ tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
             const key3 key{std::min<std::int64_t>(cfg::bk, s.k - k0),
                            std::min<std::int64_t>(cfg::bn, s.n - n0), (k0 * s.n + n0) * bf16 % 32};
             b_sectors += double(gm) * double(memoised(b_memo, key, [&] {
-                             std::int64_t n = 0;
-                             for (int w = 0; w < cfg::threads / 32; ++w)
-                                 for (int i = 0; i < 2; ++i) {
-                                     sectors.clear();
-                                     for (int l = 0; l < 32; ++l) {
-                                         const int idx = 32 * w + l + i * cfg::threads;
-                                         const std::int64_t row = k0 + b_copy_row(idx);
-                                         const std::int64_t col = n0 + b_copy_col(idx);
-                                         if (row < s.k && col < s.n)
-                                             sectors.add((row * s.n + col) * bf16, 16);
-                                     }
-                                     n += sectors.count();
-                                 }
-                             return n;
+                             return copy_sectors(s.k, s.n, k0, n0, b_copy_row, b_copy_col);
                          }));
         }
     for (std::int64_t bi = 0; bi < gm; ++bi)
@@ -224,35 +202,35 @@ tensor_counts model_bf16_wmma(const shape& s, const tensor_model_context& mc) {
                 return n;
             }));
         }
-    r.l1_global_load_bytes = double(sector) * (a_sectors + b_sectors + c_sectors);
-    r.l1_global_store_bytes = double(sector) * c_sectors;
+    r.refined.l1_global_load_bytes = double(sector) * (a_sectors + b_sectors + c_sectors);
+    r.refined.l1_global_store_bytes = double(sector) * c_sectors;
     // Every request misses L1 (no CTA reads a sector twice): L2 sees what L1 counts, unless two
     // CTAs of one SM share a strip in time.
-    r.l2_requested_bytes = r.l1_global_load_bytes;
+    r.refined.l2_requested_bytes = r.refined.l1_global_load_bytes;
 
-    const int per_sm = tile_model::ctas_per_sm(cfg::threads, registers, cfg::smem_bytes);
+    const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
     const auto w =
         dram_reads(s, cfg::bm, cfg::bn,
                    launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
     set_dram(r, s, w, mc.l2_bytes,
-             std::to_string(per_sm) + " CTAs per SM (" + std::to_string(registers) +
+             model::ctas(per_sm) + " per SM (" + std::to_string(launch.registers) +
                  " registers × 256 threads), CTAs start in blockIdx order");
 
-    r.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +
+    r.refined.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +
                       std::to_string(gm * cfg::bm) + "·" + std::to_string(gn * cfg::bn) + "·" +
                       std::to_string(kt * cfg::bk));
-    r.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
-    r.notes.push_back("shared loads per warp and K step: " + str(c.step_loads / 8) +
+    r.refined.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
+    r.refined.notes.push_back("shared loads per warp and K step: " + str(c.step_loads / 8) +
                       " wavefronts (12 fragments × four conflict-free 32-bit loads: rows 80 and "
                       "272 bytes apart fill all 32 banks); the epilogue's 64-bit reads of the "
                       "staged accumulators: 2 per warp row");
-    r.notes.push_back("shared stores per warp and K step: " + str(c.step_stores / 8) +
+    r.refined.notes.push_back("shared stores per warp and K step: " + str(c.step_stores / 8) +
                       " wavefronts (A's 16-byte stores into 80-byte rows: 2 per quarter-warp "
                       "pass; B's: 1); accumulator stores: " +
                       str(c.epilogue_stores / 8) +
                       " per warp (8 fragments × four 64-bit stores, 2-way conflicts in 68-float "
                       "rows)");
-    r.notes.push_back("L1: " + str(a_sectors) + " + " + str(b_sectors) + " + " + str(c_sectors) +
+    r.refined.notes.push_back("L1: " + str(a_sectors) + " + " + str(b_sectors) + " + " + str(c_sectors) +
                       " sectors of A, B, C: each request's distinct sectors; rows whose byte "
                       "offset is 16 mod 32 cost one sector more per segment");
     return r;

@@ -9,6 +9,9 @@
 #include <map>
 #include <string>
 
+#include "gpu/occupancy.hpp"
+#include "tensor/accumulator_layout.hpp"
+#include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
 #include "tensor/tensor_rungs.hpp"
@@ -17,11 +20,16 @@
 
 namespace tgemm::kernels::tensor_model {
 
-int ws_resident_clusters(int sm_count, int cluster_m) {
-    return sm_count / cluster_m;
-}
-
 namespace {
+
+// The persistent grid's clusters resident at once: every SM's CTAs (one: the launch bounds and
+// the shared memory allow no second) in clusters of cluster_m. cudaOccupancyMaxActiveClusters
+// gives the same on the H100: 132 clusters of 1, 66 of 2.
+template <class Cfg>
+int resident_clusters(const model_context& mc) {
+    const int per_sm = resident_ctas_per_sm(mc.limits, tensor_rungs::ws_launch_of<Cfg>().cta());
+    return mc.sm_count * per_sm / Cfg::cluster_m;
+}
 
 // ldmatrix (reading β·C) and stmatrix (writing the result) wavefronts of one CTA's TMA epilogue
 // of one tile, through the kernel's own layout of the C buffer.
@@ -55,8 +63,9 @@ std::array<std::int64_t, 2> direct_c_sectors(const shape& s, std::int64_t m0, st
                 for (int h = 0; h < 2; ++h) {
                     req.clear();
                     for (int l = 0; l < 32; ++l) {
-                        const std::int64_t row = m0 + 64 * consumer + warp * 16 + l / 4 + 8 * h;
-                        const std::int64_t col = n0 + 8 * j + 2 * (l % 4);
+                        const std::int64_t row = m0 + 64 * consumer + warp * 16 +
+                                                 tensor::acc_row(l) + tensor::acc_half_rows * h;
+                        const std::int64_t col = n0 + 8 * j + tensor::acc_col(l);
                         if (col >= s.n || row >= s.m) continue;
                         req.add((row * s.n + col) * bf16, 4);
                         cta.add((row * s.n + col) * bf16, 4);
@@ -67,7 +76,7 @@ std::array<std::int64_t, 2> direct_c_sectors(const shape& s, std::int64_t m0, st
 }
 
 template <class Cfg>
-tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_ws(const shape& s, const model_context& mc) {
     tensor_counts r;
     const int bm = Cfg::bm, bn = Cfg::bn, cm = Cfg::cluster_m;
     const bool tma_epi = Cfg::epi == bf16_ws::epilogue::tma;
@@ -89,8 +98,9 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
     const std::int64_t tiles_n = ceil_div(s.n, bn);
     const std::int64_t kt = ceil_div(s.k, Cfg::bk);
     const int tiles = static_cast<int>(tiles_m * tiles_n);
-    const int clusters = tensor::grid_clusters(ws_resident_clusters(mc.sm_count, cm), tiles,
-                                               static_cast<int>(kt), Cfg::stream_k);
+    const int resident = resident_clusters<Cfg>(mc);
+    const int clusters =
+        tensor::grid_clusters(resident, tiles, static_cast<int>(kt), Cfg::stream_k);
     const auto sched =
         tensor::ws_schedule::make(clusters, tiles, static_cast<int>(kt), Cfg::stream_k);
 
@@ -172,37 +182,36 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
             }
         }
 
-    r.tensor_flops = flops;
-    r.gmma_bytes = gmma;
-    r.ffma = r.fmul = ffma;
-    r.fadd = fadd;
-    r.ldsm_wavefronts = matrix;  // β ≠ 0: ldmatrix reads C's tile
-    r.stsm_wavefronts = matrix;
-    r.ldsm_bank_conflicts = 0;
+    r.refined.tensor_flops = flops;
+    r.refined.smem_gmma_wavefronts = (1.0 / gmma_wavefront_bytes) * gmma;
+    set_fp32(r.refined, ffma, ffma, fadd);
+    r.refined.smem_ldsm_wavefronts = matrix;  // β ≠ 0: ldmatrix reads C's tile
+    r.refined.smem_stsm_wavefronts = matrix;
+    r.refined.smem_ldsm_bank_conflicts = 0;
     // The LSU's shared traffic is ldmatrix/stmatrix alone; what the counters add on top with the
     // TMA epilogue depends on timing (docs/models/13_17_tensor.md).
-    r.smem_load_wavefronts = matrix;
-    r.smem_store_wavefronts = matrix;
+    r.refined.smem_load_wavefronts = matrix;
+    r.refined.smem_store_wavefronts = matrix;
     const double mc_delivered = double(cm) * double(multicast.delivered);
-    r.tma_multicast_bytes = Cfg::multicast ? mc_delivered : 0;
-    r.tma_load_bytes =
+    r.refined.tma_multicast_bytes = Cfg::multicast ? mc_delivered : 0;
+    r.refined.tma_load_bytes =
         double(self.delivered) + (Cfg::multicast ? mc_delivered : 0) + double(c_tma.delivered);
-    r.tma_store_bytes = double(c_tma.stored);
-    r.l1_global_load_bytes = double(sector) * l1_load_sectors;
-    r.l1_global_store_bytes = double(sector) * l1_store_sectors;
-    r.l2_requested_bytes =
+    r.refined.tma_store_bytes = double(c_tma.stored);
+    r.refined.l1_global_load_bytes = double(sector) * l1_load_sectors;
+    r.refined.l1_global_store_bytes = double(sector) * l1_store_sectors;
+    r.refined.l2_requested_bytes =
         double(sector) *
         (double(self.requested_sectors + multicast.requested_sectors + c_tma.requested_sectors) +
          l2_lsu_sectors);
 
     const auto w = dram_reads(s, bm, bn, waves, mc.l2_bytes);
-    r.dram_read_bytes = w.total();
-    r.dram_write_bytes = dram_write_bytes(s, mc.l2_bytes);
+    r.refined.dram_read_bytes = w.total();
+    r.refined.dram_write_bytes = dram_write_bytes(s, mc.l2_bytes);
 
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "grid: " + std::to_string(clusters) + " clusters of " + std::to_string(cm) + " (of " +
-        std::to_string(ws_resident_clusters(mc.sm_count, cm)) + " resident, for " +
-        std::to_string(tiles) + " tiles of " + std::to_string(bm * cm) + "×" + std::to_string(bn) +
+        std::to_string(resident) + " resident, for " + std::to_string(tiles) + " tiles of " +
+        std::to_string(bm * cm) + "×" + std::to_string(bn) +
         ": the fewest that finish in as many waves, tensor::grid_clusters), " + std::to_string(kt) +
         " k-tiles of 64; " +
         (sched.sk_share > 0 ? std::to_string(sched.dp_tiles) + " whole tiles, " +
@@ -210,25 +219,25 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
                                   std::to_string(sched.sk_share) + " k-iterations per cluster"
                             : "whole tiles only (no stream-K tail)") +
         " (tensor::ws_schedule)");
-    r.notes.push_back("tensor FLOPs: every unit's k-tiles × 2·" + std::to_string(bm) + "·" +
+    r.refined.notes.push_back("tensor FLOPs: every unit's k-tiles × 2·" + std::to_string(bm) + "·" +
                       std::to_string(bn) + "·64 per CTA (padded tiles; TMA fills the edges)");
-    r.notes.push_back("gmma bytes: per CTA and k-tile " + std::to_string(Cfg::consumers) +
+    r.refined.notes.push_back("gmma bytes: per CTA and k-tile " + std::to_string(Cfg::consumers) +
                       " consumers × 4 × (64·16 + 16·" + std::to_string(bn) + ")·2 B");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         tma_epi ? "FP32: the TMA epilogue computes every element of each owned CTA tile (the "
                   "store clips): FMUL = FFMA = tiles × BM·BN; stream-K owners add one FADD per "
                   "element per contributor"
                 : "FP32: the guarded direct epilogue does one FMUL and one FFMA per output of C");
     if (tma_epi)
-        r.notes.push_back("shared: per owned CTA tile " + str(matrix_per_tile) +
+        r.refined.notes.push_back("shared: per owned CTA tile " + str(matrix_per_tile) +
                           " ldmatrix.x4 and as many stmatrix.x4 wavefronts (conflict-free "
                           "through the 128-byte swizzle, bf16_ws::c_unit_addr); measured op_ld / "
                           "op_st add timing-dependent wavefronts on top");
     else
-        r.notes.push_back(
+        r.refined.notes.push_back(
             "shared: no LSU shared loads or stores (operands through the gmma "
             "path; mbarrier waits do not count as op_ld)");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         std::string("TMA: per CTA and k-tile one ") + std::to_string(bm) + "×64 box of A and " +
         std::to_string(Cfg::b_boxes) + " 64×64 boxes of B" +
         (Cfg::multicast ? " (each CTA loads " + std::to_string(boxes_per_loader) +
@@ -238,14 +247,14 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
         (tma_epi ? "; per owned tile C's 64×64 boxes loaded (β ≠ 0) and stored" : "") +
         "; per box row the sectors inside the matrix, plus the row's 128 bytes when "
         "any of it is outside");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "DRAM: the i-th unit of every cluster is resident together (the stream-K "
         "pieces form one last wave); " +
         std::to_string(w.waves) + " waves; " +
         (w.fits_l2 || w.waves <= 1 ? "A and B read once"
                                    : "each wave re-reads the strips of A and B it touches") +
         "; C read once (β ≠ 0); stream-K partial sums stay in L2");
-    r.notes.push_back(
+    r.refined.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none; measured writes also "
         "carry earlier work's dirty lines, and miss what the last wave leaves dirty in L2");
     return r;
@@ -253,16 +262,16 @@ tensor_counts model_ws(const shape& s, const tensor_model_context& mc) {
 
 }  // namespace
 
-tensor_counts model_bf16_ws(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_ws(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::ws>(s, mc);
 }
-tensor_counts model_bf16_cluster(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_bf16_cluster(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::cluster>(s, mc);
 }
-tensor_counts model_ws_tma_control(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_ws_tma_control(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::ws_tma_control>(s, mc);
 }
-tensor_counts model_cluster_nomc_control(const shape& s, const tensor_model_context& mc) {
+tensor_counts model_cluster_nomc_control(const shape& s, const model_context& mc) {
     return model_ws<tensor_rungs::cluster_nomc_control>(s, mc);
 }
 

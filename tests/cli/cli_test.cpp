@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -130,4 +131,18 @@ TEST_F(Cli, ReportSummaryPrintsTheBenchmarkTable) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("| cublas"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("%)"), std::string::npos) << r.out;
+}
+
+// The executable holds the ladder and nothing a test registers (the dummy rung of
+// tests/dummy_rung/ lives in its own test binary).
+TEST(CliExecutable, HasNoTestRung) {
+    const std::string cmd = std::string(TGEMM_BINARY) + " list kernels";
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    ASSERT_NE(pipe, nullptr) << cmd;
+    std::string out;
+    char buf[4096];
+    while (const auto n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+    EXPECT_EQ(::pclose(pipe), 0) << cmd;
+    EXPECT_NE(out.find("naive "), std::string::npos) << out;
+    EXPECT_EQ(out.find("dummy"), std::string::npos) << out;
 }

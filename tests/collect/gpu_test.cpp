@@ -8,23 +8,9 @@
 #include "collect/verify.hpp"
 #include "collect/workspace.hpp"
 #include "model/levels.hpp"
+#include "require_gpu.hpp"
 
 using namespace tgemm;
-
-namespace {
-
-std::optional<local_device> gpu_or_skip_reason(std::string& why) {
-    const auto probe = probe_local_device();
-    if (!probe.device) why = "no GPU: " + probe.why_none;
-    return probe.device;
-}
-
-#define REQUIRE_GPU(dev)                       \
-    std::string why_;                          \
-    const auto dev = gpu_or_skip_reason(why_); \
-    if (!dev) GTEST_SKIP() << why_;
-
-}  // namespace
 
 // Every rung computes αAB + βC within its tolerance (docs/measurement.md) on shapes no tile
 // divides. The first two have rows of any length (the FP32 rungs take them, the 16-bit rungs

@@ -2,6 +2,8 @@
 // 512 threads. Derivations in docs/models/07_blocktiling_1d.md.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "model/levels.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
@@ -10,7 +12,7 @@ using namespace tgemm;
 
 namespace {
 rung_model model_of(const shape& s) {
-    return rung_registry::get().find("blocktiling_1d").model(s, model_context{});
+    return rung_registry::get().find("blocktiling_1d").model(s, test::h100());
 }
 }  // namespace
 

@@ -3,6 +3,8 @@
 // Derivations in docs/models/01_03_naive_and_tiling.md.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include <string>
 
 #include "model/levels.hpp"
@@ -12,7 +14,7 @@ using namespace tgemm;
 
 namespace {
 refined_model refined_of(const char* id, const shape& s) {
-    return rung_registry::get().find(id).model(s, model_context{}).refined;
+    return rung_registry::get().find(id).model(s, test::h100()).refined;
 }
 bool has_note(const refined_model& r, const std::string& prefix) {
     for (const auto& n : r.notes)

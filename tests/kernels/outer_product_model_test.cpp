@@ -2,6 +2,8 @@
 // 32×128 C tile. Derivations in docs/models/05_outer_product.md.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "model/levels.hpp"
 #include "rung.hpp"
 
@@ -9,7 +11,7 @@ using namespace tgemm;
 
 namespace {
 rung_model model_of(const shape& s) {
-    return rung_registry::get().find("outer_product").model(s, model_context{});
+    return rung_registry::get().find("outer_product").model(s, test::h100());
 }
 }  // namespace
 

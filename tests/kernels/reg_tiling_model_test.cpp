@@ -2,6 +2,8 @@
 // enough to count by hand.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "reg_tiling_model.hpp"
 
 using namespace tgemm;
@@ -49,22 +51,12 @@ TEST(RegTilingModel, SectorsOfStridedStores) {
     EXPECT_EQ(rt::strided_row_sectors(1, 64, 64, 4), 32);
 }
 
-TEST(RegTilingModel, CtasPerSm) {
-    EXPECT_EQ(rt::ctas_per_sm(256, 128, 8192), 2);  // 2D tiling: registers
-    EXPECT_EQ(rt::ctas_per_sm(512, 64, 4096), 2);   // 1D tiling: registers
-    EXPECT_EQ(rt::ctas_per_sm(256, 63, 4224), 4);   // 63 → 64 per thread in whole warps
-    EXPECT_EQ(rt::ctas_per_sm(256, 48, 0), 5);
-    EXPECT_EQ(rt::ctas_per_sm(256, 40, 0), 6);
-    EXPECT_EQ(rt::ctas_per_sm(1024, 32, 0), 2);          // threads
-    EXPECT_EQ(rt::ctas_per_sm(128, 32, 100 * 1024), 2);  // shared memory
-}
-
 TEST(RegTilingModel, WaveDramOfThe2dAnchor) {
     // 4096³ in 128×128 tiles, 2 CTAs per SM on 132 SMs: 1024 CTAs in waves of 264, so 4
     // waves. Each wave's footprint (≥ 64 MiB of B) exceeds half of 50 MiB: no reuse across
     // waves. Strips of A (128 rows = 2 MiB) per wave: CTAs 0–263 → rows 0–8 (9), 264–527 →
     // 8–16 (9), 528–791 → 16–24 (9), 792–1023 → 24–31 (8): 35. B (64 MiB) 4 times. C once.
-    const auto d = rt::estimate_wave_dram(shape{4096, 4096, 4096}, 128, 128, 2, model_context{});
+    const auto d = rt::estimate_wave_dram(shape{4096, 4096, 4096}, 128, 128, 2, test::h100());
     EXPECT_EQ(d.waves, 4);
     EXPECT_EQ(d.ctas_per_wave, 264);
     EXPECT_FALSE(d.reuse_across_waves);
@@ -76,7 +68,7 @@ TEST(RegTilingModel, WaveDramOfThe2dAnchor) {
 TEST(RegTilingModel, WaveDramWhenAWaveFitsInL2) {
     // 2048³ in 64×64 tiles, 2 CTAs per SM: waves of 264 CTAs touch 9 strips of A (4.5 MiB)
     // and all of B (16 MiB), inside half the L2: everything is read once.
-    const auto d = rt::estimate_wave_dram(shape{2048, 2048, 2048}, 64, 64, 2, model_context{});
+    const auto d = rt::estimate_wave_dram(shape{2048, 2048, 2048}, 64, 64, 2, test::h100());
     EXPECT_TRUE(d.reuse_across_waves);
     EXPECT_DOUBLE_EQ(d.read_bytes(), 3.0 * 16777216);
 }
@@ -86,7 +78,7 @@ TEST(RegTilingModel, WaveDramJustOutsideHalfTheL2) {
     // wave touches 42 strips of 32 rows (wave ids 0–659 → strips 0–41, 10.5 MiB) and all of B
     // (16 MiB): 26.5 MiB, just over half of 50 MiB, so the second wave reads B again and
     // strip 41 again (ids 660–1023 → strips 41–63, 23 strips).
-    const auto d = rt::estimate_wave_dram(shape{2048, 2048, 2048}, 32, 128, 5, model_context{});
+    const auto d = rt::estimate_wave_dram(shape{2048, 2048, 2048}, 32, 128, 5, test::h100());
     EXPECT_EQ(d.waves, 2);
     EXPECT_FALSE(d.reuse_across_waves);
     EXPECT_DOUBLE_EQ(d.a_read_bytes, (42.0 + 23.0) * 32 * 2048 * 4);

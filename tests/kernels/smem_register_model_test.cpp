@@ -2,6 +2,8 @@
 // V = 4, 256 threads. Derivations in docs/models/06_smem_register.md.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "model/levels.hpp"
 #include "rung.hpp"
 
@@ -9,7 +11,7 @@ using namespace tgemm;
 
 namespace {
 rung_model model_of(const shape& s) {
-    return rung_registry::get().find("smem_register").model(s, model_context{});
+    return rung_registry::get().find("smem_register").model(s, test::h100());
 }
 }  // namespace
 

@@ -2,6 +2,8 @@
 // A rows in 4-word register chunks. Derivations in docs/models/04_thread_tiling.md.
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "model/levels.hpp"
 #include "rung.hpp"
 
@@ -9,7 +11,7 @@ using namespace tgemm;
 
 namespace {
 rung_model model_of(const shape& s) {
-    return rung_registry::get().find("thread_tiling").model(s, model_context{});
+    return rung_registry::get().find("thread_tiling").model(s, test::h100());
 }
 }  // namespace
 

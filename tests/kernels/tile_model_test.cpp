@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 using namespace tgemm;
 using namespace tgemm::kernels::tile_model;
 
@@ -71,18 +73,9 @@ TEST(GlobalSectors, ContiguousSegments) {
     EXPECT_EQ(strided_sectors(1, 10, 8, 2, 4, 4, 0), 1 + 1);
 }
 
-TEST(Occupancy, RegistersThreadsAndSharedMemoryLimitCtas) {
-    EXPECT_EQ(ctas_per_sm(256, 128, 8 * 1024), 2);
-    EXPECT_EQ(ctas_per_sm(256, 110, 8 * 1024), 2);
-    EXPECT_EQ(ctas_per_sm(128, 177, 16 * 1024), 2);
-    EXPECT_EQ(ctas_per_sm(256, 255, 80 * 1024), 1);
-    EXPECT_EQ(ctas_per_sm(256, 64, 120 * 1024), 1);  // shared memory binds
-    EXPECT_EQ(ctas_per_sm(1024, 32, 0), 2);          // threads bind
-}
-
 TEST(DramWaves, FitsInL2MeansCompulsory) {
     const shape s{1024, 1024, 1024};
-    const auto w = dram_reads(s, 128, 128, 264, model_context{});
+    const auto w = dram_reads(s, 128, 128, 264, test::h100());
     EXPECT_DOUBLE_EQ(w.total(), 3.0 * 4 * 1024 * 1024);
 }
 
@@ -90,7 +83,7 @@ TEST(DramWaves, EachWaveRereadsItsStrips) {
     // 4096³, 128×128 tiles, 264 CTAs per wave: 4 waves over 32 columns of tiles each; A rows
     // touched 9 + 9 + 9 + 8 = 35 strips of 2 MiB, B 4 × 32 strips of 2 MiB, C once.
     const shape s{4096, 4096, 4096};
-    const auto w = dram_reads(s, 128, 128, 264, model_context{});
+    const auto w = dram_reads(s, 128, 128, 264, test::h100());
     EXPECT_EQ(w.waves, 4);
     EXPECT_DOUBLE_EQ(w.a_bytes, 35.0 * 2 * 1024 * 1024);
     EXPECT_DOUBLE_EQ(w.b_bytes, 128.0 * 2 * 1024 * 1024);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include "model/levels.hpp"
 #include "rung.hpp"
 
@@ -8,7 +10,7 @@ using namespace tgemm;
 namespace {
 
 rung_model model_of(const shape& s) {
-    return rung_registry::get().find("vectorized").model(s, model_context{});
+    return rung_registry::get().find("vectorized").model(s, test::h100());
 }
 double at(const rung_model& m, std::string_view key) {
     return m.refined.get(key).value();

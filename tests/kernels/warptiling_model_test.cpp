@@ -1,17 +1,18 @@
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include <string>
 
 #include "model/levels.hpp"
 #include "rung.hpp"
-#include "tile_params.hpp"
 
 using namespace tgemm;
 
 namespace {
 
 rung_model model_of(const shape& s) {
-    return rung_registry::get().find("warptiling").model(s, model_context{});
+    return rung_registry::get().find("warptiling").model(s, test::h100());
 }
 double at(const rung_model& m, std::string_view key) {
     return m.refined.get(key).value();
@@ -22,15 +23,15 @@ double at(const rung_model& m, std::string_view key) {
 TEST(WarptilingModel, SeedThreadCountIdentities) {
     // Seed 003: warps per block = BM·BN/(WM·WN); 32 threads per warp = WM·WN/(TM·TN); its
     // kernel 05 table: 128 threads, WM = 32, WN = 128, TM = 16, TN = 8.
-    auto p = test::tile_params(rung_registry::get().find("warptiling").params);
-    EXPECT_EQ(p["BM"] * p["BN"] / (p["WM"] * p["WN"]), 4);
-    EXPECT_EQ(p["WM"] * p["WN"] / (p["TM"] * p["TN"]), 32);
-    EXPECT_EQ(p["threads"], 32 * p["BM"] * p["BN"] / (p["WM"] * p["WN"]));
-    EXPECT_EQ(p["threads"], 128);
-    EXPECT_EQ(p["WM"], 32);
-    EXPECT_EQ(p["WN"], 128);
-    EXPECT_EQ(p["TM"], 16);
-    EXPECT_EQ(p["TN"], 8);
+    const auto& c = *rung_registry::get().find("warptiling").config;
+    EXPECT_EQ(c.tile_m * c.tile_n / (c.warp_m * c.warp_n), 4);
+    EXPECT_EQ(c.warp_m * c.warp_n / (c.thread_m * c.thread_n), 32);
+    EXPECT_EQ(c.threads, 32 * c.tile_m * c.tile_n / (c.warp_m * c.warp_n));
+    EXPECT_EQ(c.threads, 128);
+    EXPECT_EQ(c.warp_m, 32);
+    EXPECT_EQ(c.warp_n, 128);
+    EXPECT_EQ(c.thread_m, 16);
+    EXPECT_EQ(c.thread_n, 8);
 }
 
 TEST(WarptilingModel, Textbook) {

@@ -1,17 +1,18 @@
 #include <gtest/gtest.h>
 
+#include "gpu_context.hpp"
+
 #include <string>
 
 #include "model/levels.hpp"
 #include "rung.hpp"
-#include "tile_params.hpp"
 
 using namespace tgemm;
 
 namespace {
 
 rung_model model_of(const shape& s) {
-    return rung_registry::get().find("warptiling_sub").model(s, model_context{});
+    return rung_registry::get().find("warptiling_sub").model(s, test::h100());
 }
 double at(const rung_model& m, std::string_view key) {
     return m.refined.get(key).value();
@@ -22,13 +23,15 @@ double at(const rung_model& m, std::string_view key) {
 TEST(WarptilingSubModel, SeedThreadCountIdentities) {
     // Seed 003 kernel 06: WM·WN/(WMITER·TM·WNITER·TN) = 32, with 128 threads, WM = 32,
     // WN = 128, TM = 8, TN = 4, WMITER = WNITER = 2; 128 outputs per thread as in kernel 05.
-    auto p = test::tile_params(rung_registry::get().find("warptiling_sub").params);
-    EXPECT_EQ(p["WM"] * p["WN"] / (p["WMITER"] * p["TM"] * p["WNITER"] * p["TN"]), 32);
-    EXPECT_EQ(p["threads"], 32 * p["BM"] * p["BN"] / (p["WM"] * p["WN"]));
-    EXPECT_EQ(p["threads"], 128);
-    EXPECT_EQ(p["WMITER"] * p["TM"] * p["WNITER"] * p["TN"], 128);
-    EXPECT_EQ(p["TM"], 8);
-    EXPECT_EQ(p["TN"], 4);
+    // A lane's outputs are WMITER·TM = 16 rows by WNITER·TN = 8 columns; their split into
+    // sub-tiles is the kernel's own (static_asserts in kernels/11_warptiling_sub.cu).
+    const auto& c = *rung_registry::get().find("warptiling_sub").config;
+    EXPECT_EQ(c.warp_m * c.warp_n / (c.thread_m * c.thread_n), 32);
+    EXPECT_EQ(c.threads, 32 * c.tile_m * c.tile_n / (c.warp_m * c.warp_n));
+    EXPECT_EQ(c.threads, 128);
+    EXPECT_EQ(c.thread_m * c.thread_n, 128);
+    EXPECT_EQ(c.thread_m, 2 * 8);
+    EXPECT_EQ(c.thread_n, 2 * 4);
 }
 
 TEST(WarptilingSubModel, Textbook) {

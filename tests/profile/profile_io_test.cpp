@@ -23,7 +23,9 @@ profile sample() {
              .mem_clock_mhz = 2619,
              .bus_width_bits = 5120,
              .l2_bytes = 52428800,
-             .smem_per_block_optin = 232448};
+             .limits = sm_limits_cc90,
+             .limits_source = "device attributes"};
+    p.gpu.limits.smem_per_cta_optin = 232448;
     p.env = {.tool_version = "0.1.0",
              .driver = "580.159.04",
              .cuda = "13.0",
@@ -57,7 +59,8 @@ profile sample() {
                         .formula = "f",
                         .loads_per_output = 2048,
                         .smem_accesses = std::nullopt};
-    m.model.refined.set(keys::flops, 2150629376);
+    m.model.refined.flops = 2150629376;
+    m.model.refined.tma_multicast_bytes = 4096;
     m.model.refined.notes = {"a note"};
     p.measurements.push_back(m);
     measurement skipped = m;
@@ -105,6 +108,9 @@ TEST(ProfileIo, RoundTripsEveryField) {
     EXPECT_EQ(dump_profile(q), text);
     ASSERT_EQ(q.measurements.size(), 2u);
     EXPECT_EQ(q.measurements[0].counter(keys::flops), 2150629376);
+    EXPECT_EQ(q.measurements[0].model.refined.flops, 2150629376);
+    EXPECT_EQ(q.measurements[0].model.refined.tma_multicast_bytes, 4096);
+    EXPECT_FALSE(q.measurements[0].model.refined.l2_bytes);   // not predicted: absent
     EXPECT_FALSE(q.measurements[0].counter(keys::l2_bytes));  // absent, not 0
     EXPECT_EQ(q.peaks.at("dram").measured, 3.0e12);
     EXPECT_FALSE(q.peaks.at("fp32").measured);
@@ -114,7 +120,7 @@ TEST(ProfileIo, RoundTripsEveryField) {
     EXPECT_EQ(q.peaks.at("fp32").note, "why");
     EXPECT_FALSE(q.peaks.at("dram").clock_mhz);
     EXPECT_EQ(*q.measurements[1].skipped, "verification failed: ...");
-    EXPECT_NE(text.find("\"schema\": \"tgemm-roofline/profile/1.1\""), std::string::npos);
+    EXPECT_NE(text.find("\"schema\": \"tgemm-roofline/profile/1.2\""), std::string::npos);
 }
 
 TEST(ProfileIo, NullCounterMeansNotCollected) {
@@ -128,7 +134,7 @@ TEST(ProfileIo, CorruptFilesNameTheProblem) {
     EXPECT_NE(error_of("{ not json").find("bad.json: not valid JSON"), std::string::npos);
     EXPECT_NE(error_of(good.substr(0, good.size() / 2)).find("not valid JSON"), std::string::npos);
     EXPECT_NE(
-        error_of(with(good, "profile/1.1", "profile/2.0")).find("version 2.0 is not supported"),
+        error_of(with(good, "profile/1.2", "profile/2.0")).find("version 2.0 is not supported"),
         std::string::npos);
     EXPECT_NE(error_of(with(good, "\"sm_count\": 132,", "")).find("missing key 'sm_count'"),
               std::string::npos);
@@ -185,4 +191,48 @@ TEST(ProfileIo, UnwritableFolderIsAUsageError) {
         EXPECT_EQ(e.kind(), error_kind::usage);
         EXPECT_NE(std::string(e.what()).find("/proc/tgemm-cannot"), std::string::npos);
     }
+}
+
+// A refined key that this tool has no field for (written by a newer tool) is skipped, like any
+// unknown field; the keys it knows still arrive.
+TEST(ProfileIo, UnknownRefinedKeysAreSkipped) {
+    const auto text =
+        with(dump_profile(sample()), "\"notes\": [", "\"a_future_counter\": 5.0,\n\"notes\": [");
+    const auto q = parse_profile(text, "mem");
+    EXPECT_EQ(q.measurements[0].model.refined.flops, 2150629376);
+    EXPECT_FALSE(q.measurements[0].model.refined.get("a_future_counter"));
+}
+
+// Schema 1.2 stores the SM limits the models were computed with, read back as written.
+TEST(ProfileIo, SmLimitsRoundTrip) {
+    auto p = sample();
+    p.gpu.limits.ctas_per_sm = 24;  // not the table's, so it must come from the file
+    const auto q = parse_profile(dump_profile(p), "mem");
+    EXPECT_EQ(q.gpu.limits, p.gpu.limits);
+    EXPECT_EQ(q.gpu.limits_source, "device attributes");
+}
+
+// A 1.1 profile has no SM limits: they come from the spec database by the GPU's key (or its
+// compute capability), with the opt-in shared memory the file does record.
+TEST(ProfileIo, OlderProfilesTakeTheSmLimitsFromTheSpecDatabase) {
+    auto text = with(dump_profile(sample()), "profile/1.2", "profile/1.1");
+    const auto at = text.find(",\n    \"sm_limits\"");
+    ASSERT_NE(at, std::string::npos);
+    text.erase(at, text.find('}', at) + 1 - at);
+    const auto q = parse_profile(text, "old.json");
+    EXPECT_EQ(q.schema_minor, 1);
+    auto want = sm_limits_cc90;
+    want.smem_per_cta_optin = 232448;
+    EXPECT_EQ(q.gpu.limits, want);
+    EXPECT_TRUE(q.gpu.limits_source.starts_with("not in the profile")) << q.gpu.limits_source;
+    // An unknown GPU of a known compute capability: the capability's row.
+    const auto r = parse_profile(with(with(text, "\"key\": \"h100\"", "\"key\": \"gh200\""),
+                                      "\"cc\": \"9.0\"", "\"cc\": \"8.0\""),
+                                 "old.json");
+    EXPECT_EQ(r.gpu.limits.smem_per_sm, sm_limits_cc80.smem_per_sm);
+    // Neither: unknown, and a model asked to run on it says so.
+    const auto u = parse_profile(with(with(text, "\"key\": \"h100\"", "\"key\": \"x\""),
+                                      "\"cc\": \"9.0\"", "\"cc\": \"7.5\""),
+                                 "old.json");
+    EXPECT_FALSE(u.gpu.limits.known());
 }

@@ -61,6 +61,7 @@ TEST(cairo_backend, the_layout_estimate_is_never_narrower_than_the_font) {
     // The estimate stands in when no font is at hand: boxes from it must hold the real text.
     const auto measure = cairo_text_width();
     const auto s = synthetic_scene(test::synthetic_profile());
+    ASSERT_FALSE(s.labels.empty());  // else the loop below checks nothing
     for (const auto& l : s.labels)
         EXPECT_GE(estimate_text_width(l.text, l.font_px, l.bold) + 0.5,
                   measure(l.text, l.font_px, l.bold))

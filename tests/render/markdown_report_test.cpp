@@ -346,6 +346,30 @@ TEST_F(markdown_report_test, every_section_in_order) {
     EXPECT_EQ(headings(md), want);
 }
 
+// Each rung of the build that the profile has no row of gets one line, after the performance
+// sections; rungs the profile has, and a report without the ladder, get none.
+TEST_F(markdown_report_test, rungs_the_profile_lacks_are_listed_as_not_measured) {
+    const auto a = analyze(m_profile);
+    report_options o;
+    o.profile_label = "profiles/h100.json";
+    const auto without = markdown_report(a, o);
+    o.ladder = {{"cublas", "cuBLAS SGEMM (reference)"},
+                {"naive", "Naive (coalesced B)"},
+                {"bf16_wmma", "BF16 WMMA"},
+                {"bf16_mma", "BF16 mma.sync"}};
+    const auto md = markdown_report(a, o);
+    EXPECT_TRUE(contains(md,
+                         "\n## Not measured\n\nRungs of this build that the profile has no row of "
+                         "(it was measured before they existed, or without them):\n\n- "
+                         "`bf16_wmma` (BF16 WMMA): not measured.\n- `bf16_mma` (BF16 mma.sync): "
+                         "not measured.\n\n## Model against measurement"))
+        << md;
+    EXPECT_FALSE(contains(md, "`naive` (Naive (coalesced B)): not measured"));
+    EXPECT_FALSE(contains(without, "Not measured"));
+    o.ladder.resize(2);  // every rung of the ladder measured: no section
+    EXPECT_EQ(markdown_report(a, o), without);
+}
+
 TEST_F(markdown_report_test, plots_embedded_by_relative_path_with_captions) {
     const auto md = report(m_profile);
     for (const auto* stem :
@@ -385,7 +409,7 @@ TEST_F(markdown_report_test, hierarchical_table_marks_the_bounding_level) {
     // smem_tiling's shared wavefronts: 2 × 4.03 G × 128 B with the 2-way conflicts.
     EXPECT_TRUE(contains(md, "| smem_tiling | shared | 549.8 GB | 515.4 GB | 1.03 TB | 0.25 |"));
     EXPECT_TRUE(contains(md,
-                         "This profile (schema 1.1) has no L2 or shared roof: those levels show "
+                         "This profile (schema 1.2) has no L2 or shared roof: those levels show "
                          "bytes and AI but allow no FLOP/s and bound no rung."));
 }
 

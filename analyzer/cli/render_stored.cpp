@@ -1,0 +1,24 @@
+#include "cli/render_stored.hpp"
+
+#include "cli/profile_source.hpp"
+#include "render/render_all.hpp"
+#include "rung.hpp"
+
+namespace tgemm::cli {
+
+std::vector<render::ladder_rung> registered_ladder() {
+    std::vector<render::ladder_rung> out;
+    for (const auto* r : rung_registry::get().all()) out.push_back({r->id, r->display_name});
+    return out;
+}
+
+void render_stored(const profile& p, const std::filesystem::path& out_dir,
+                   const std::string& label) {
+    const auto partner = partner_profile(p.gpu.key);
+    render::render_report(
+        p, out_dir, label,
+        partner ? render::comparison{&partner->data, partner->origin} : render::comparison{},
+        registered_ladder());
+}
+
+}  // namespace tgemm::cli

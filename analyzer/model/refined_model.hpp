@@ -1,0 +1,135 @@
+#pragma once
+// What a rung's refined model predicts for one shape: one field per counter of model/levels.hpp,
+// empty where the model does not predict it. The fields are named like the keys, and one table
+// (refined_fields) pairs each key with its field, so a model, a test and the documentation read
+// the same typed struct while the profile file, the analysis and the report keep reaching a
+// value by its key (get/set).
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.hpp"
+#include "model/levels.hpp"
+
+namespace tgemm {
+
+struct refined_model {
+    // FP32 pipe, executed: flops = 2·ffma + fadd + fmul.
+    std::optional<double> flops, ffma, fadd, fmul;
+    // DRAM and L2 (bytes).
+    std::optional<double> dram_read_bytes, dram_write_bytes;
+    std::optional<double> l2_bytes, l2_read_bytes, l2_write_bytes;
+    // L1, global accesses: bytes of the 32-byte sectors touched, and warp requests.
+    std::optional<double> l1_global_load_bytes, l1_global_store_bytes, l1_global_load_requests;
+    // Shared memory through the LSU pipe, and what cp.async writes into it.
+    std::optional<double> smem_load_wavefronts, smem_store_wavefronts;
+    std::optional<double> smem_load_bank_conflicts, smem_store_bank_conflicts;
+    std::optional<double> smem_load_bytes, smem_store_bytes, smem_ldgsts_bytes;
+    // Tensor cores: FLOPs per path, and their sum.
+    std::optional<double> tensor_flops;
+    std::optional<double> tensor_hgmma_bf16_flops, tensor_hgmma_fp16_flops;
+    std::optional<double> tensor_hmma_bf16_flops, tensor_hmma_fp16_flops;
+    // Shared memory as the tensor kernels use it.
+    std::optional<double> smem_gmma_wavefronts, smem_ldsm_wavefronts, smem_ldsm_bank_conflicts;
+    std::optional<double> smem_stsm_wavefronts;
+    // TMA, and the L2 requests before the request coalescer.
+    std::optional<double> tma_load_bytes, tma_multicast_bytes, tma_store_bytes;
+    std::optional<double> l2_requested_bytes, l2_coalesced_bytes;
+    // One line per assumption or derivation step, shown in the report.
+    std::vector<std::string> notes;
+
+    // The value of `key`; empty when the model does not predict it or no field holds the key.
+    [[nodiscard]] std::optional<double> get(std::string_view key) const;
+    // Throws error_kind::internal for a key no field holds (a typo in a model).
+    void set(std::string_view key, double v);
+    [[nodiscard]] static bool holds(std::string_view key);
+};
+
+// A key of model/levels.hpp and the field of refined_model that holds it.
+using refined_member = std::optional<double> refined_model::*;
+struct refined_field {
+    std::string_view key;
+    refined_member member;
+};
+
+// Every counter key except three: duration_ns and sm_clock_hz (a count of work predicts no
+// time or clock) and dram_bytes (read + write, derived where it is used).
+inline constexpr std::array refined_fields{
+    refined_field{keys::flops, &refined_model::flops},
+    refined_field{keys::ffma, &refined_model::ffma},
+    refined_field{keys::fadd, &refined_model::fadd},
+    refined_field{keys::fmul, &refined_model::fmul},
+    refined_field{keys::dram_read_bytes, &refined_model::dram_read_bytes},
+    refined_field{keys::dram_write_bytes, &refined_model::dram_write_bytes},
+    refined_field{keys::l2_bytes, &refined_model::l2_bytes},
+    refined_field{keys::l2_read_bytes, &refined_model::l2_read_bytes},
+    refined_field{keys::l2_write_bytes, &refined_model::l2_write_bytes},
+    refined_field{keys::l1_global_load_bytes, &refined_model::l1_global_load_bytes},
+    refined_field{keys::l1_global_store_bytes, &refined_model::l1_global_store_bytes},
+    refined_field{keys::l1_global_load_requests, &refined_model::l1_global_load_requests},
+    refined_field{keys::smem_load_wavefronts, &refined_model::smem_load_wavefronts},
+    refined_field{keys::smem_store_wavefronts, &refined_model::smem_store_wavefronts},
+    refined_field{keys::smem_load_bank_conflicts, &refined_model::smem_load_bank_conflicts},
+    refined_field{keys::smem_store_bank_conflicts, &refined_model::smem_store_bank_conflicts},
+    refined_field{keys::smem_load_bytes, &refined_model::smem_load_bytes},
+    refined_field{keys::smem_store_bytes, &refined_model::smem_store_bytes},
+    refined_field{keys::smem_ldgsts_bytes, &refined_model::smem_ldgsts_bytes},
+    refined_field{keys::tensor_flops, &refined_model::tensor_flops},
+    refined_field{keys::tensor_hgmma_bf16_flops, &refined_model::tensor_hgmma_bf16_flops},
+    refined_field{keys::tensor_hgmma_fp16_flops, &refined_model::tensor_hgmma_fp16_flops},
+    refined_field{keys::tensor_hmma_bf16_flops, &refined_model::tensor_hmma_bf16_flops},
+    refined_field{keys::tensor_hmma_fp16_flops, &refined_model::tensor_hmma_fp16_flops},
+    refined_field{keys::smem_gmma_wavefronts, &refined_model::smem_gmma_wavefronts},
+    refined_field{keys::smem_ldsm_wavefronts, &refined_model::smem_ldsm_wavefronts},
+    refined_field{keys::smem_ldsm_bank_conflicts, &refined_model::smem_ldsm_bank_conflicts},
+    refined_field{keys::smem_stsm_wavefronts, &refined_model::smem_stsm_wavefronts},
+    refined_field{keys::tma_load_bytes, &refined_model::tma_load_bytes},
+    refined_field{keys::tma_multicast_bytes, &refined_model::tma_multicast_bytes},
+    refined_field{keys::tma_store_bytes, &refined_model::tma_store_bytes},
+    refined_field{keys::l2_requested_bytes, &refined_model::l2_requested_bytes},
+    refined_field{keys::l2_coalesced_bytes, &refined_model::l2_coalesced_bytes},
+};
+
+namespace detail {
+[[nodiscard]] constexpr const refined_field* find_refined_field(std::string_view key) {
+    for (const auto& f : refined_fields)
+        if (f.key == key) return &f;
+    return nullptr;
+}
+[[nodiscard]] constexpr bool refined_fields_are_distinct() {
+    for (std::size_t i = 0; i < refined_fields.size(); ++i)
+        for (std::size_t j = i + 1; j < refined_fields.size(); ++j)
+            if (refined_fields[i].key == refined_fields[j].key ||
+                refined_fields[i].member == refined_fields[j].member)
+                return false;
+    return true;
+}
+}  // namespace detail
+
+static_assert(detail::refined_fields_are_distinct(), "one table row per key and per field");
+// A field added to the struct but not to the table would be invisible to get/set, the profile
+// file and the report: every field but `notes` has its row.
+static_assert(sizeof(refined_model) == refined_fields.size() * sizeof(std::optional<double>) +
+                                           sizeof(std::vector<std::string>),
+              "every optional field of refined_model has a row in refined_fields");
+
+inline std::optional<double> refined_model::get(std::string_view key) const {
+    const auto* f = detail::find_refined_field(key);
+    return f ? this->*(f->member) : std::nullopt;
+}
+
+inline void refined_model::set(std::string_view key, double v) {
+    const auto* f = detail::find_refined_field(key);
+    if (!f)
+        throw error(error_kind::internal,
+                    "refined_model has no field for the key '" + std::string(key) + "'");
+    this->*(f->member) = v;
+}
+
+inline bool refined_model::holds(std::string_view key) {
+    return detail::find_refined_field(key) != nullptr;
+}
+
+}  // namespace tgemm

@@ -1,0 +1,27 @@
+#pragma once
+// Where a lane's accumulators sit in C, for the kernels that write C from registers (the
+// mma.sync kernel, bf16_mma.cuh, and the wgmma kernels, bf16_wgmma.cuh and bf16_ws.cuh) and for
+// their refined models, which count the sectors of the same addresses. The m16n8 accumulator
+// of mma.sync, and each warp's 16 rows of a wgmma m64 accumulator, hold the same layout: lane
+// `lane` has the column pair acc_col(lane), acc_col(lane) + 1 of rows acc_row(lane) and
+// acc_row(lane) + acc_half_rows of its 16×8 block (PTX ISA, "Matrix fragments for mma.m16n8k16"
+// and the wgmma D-matrix layout).
+#if defined(__CUDACC__)
+#define TGEMM_HD __host__ __device__
+#else
+#define TGEMM_HD
+#endif
+
+namespace tgemm::tensor {
+
+TGEMM_HD constexpr int acc_row(int lane) {
+    return lane / 4;
+}
+TGEMM_HD constexpr int acc_col(int lane) {
+    return 2 * (lane % 4);
+}
+inline constexpr int acc_half_rows = 8;
+
+}  // namespace tgemm::tensor
+
+#undef TGEMM_HD

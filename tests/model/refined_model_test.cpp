@@ -1,0 +1,45 @@
+// The typed refined model: each key of the table reaches its own field, and a key no field
+// holds is refused rather than dropped.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/error.hpp"
+#include "model/refined_model.hpp"
+
+using namespace tgemm;
+
+TEST(RefinedModel, EveryKeyReachesItsOwnField) {
+    refined_model r;
+    double v = 1;
+    for (const auto& f : refined_fields) r.set(f.key, v++);
+    v = 1;
+    std::set<double> seen;
+    for (const auto& f : refined_fields) {
+        EXPECT_EQ(r.get(f.key), v) << f.key;
+        EXPECT_EQ(r.*(f.member), v) << f.key;
+        seen.insert(v++);
+    }
+    EXPECT_EQ(seen.size(), refined_fields.size());
+}
+
+TEST(RefinedModel, TypedFieldsAndKeysAreTheSameValues) {
+    refined_model r;
+    r.dram_read_bytes = 12;
+    r.set(keys::smem_ldsm_wavefronts, 7);
+    EXPECT_EQ(r.get(keys::dram_read_bytes), 12);
+    EXPECT_EQ(r.smem_ldsm_wavefronts, 7);
+    EXPECT_FALSE(r.get(keys::dram_write_bytes));  // not predicted: empty, never 0
+}
+
+TEST(RefinedModel, AKeyNoFieldHoldsIsRefused) {
+    refined_model r;
+    EXPECT_THROW(r.set("dram_read_byte", 1), error);
+    EXPECT_FALSE(r.get("dram_read_byte"));
+    // Timing is not a count, and dram_bytes is read + write, derived where it is used.
+    for (const auto k : {keys::duration_ns, keys::sm_clock_hz, keys::dram_bytes}) {
+        EXPECT_FALSE(refined_model::holds(k)) << k;
+        EXPECT_THROW(r.set(k, 1), error) << k;
+    }
+    EXPECT_TRUE(refined_model::holds(keys::tensor_flops));
+}
