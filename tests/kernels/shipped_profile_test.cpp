@@ -7,10 +7,16 @@
 // stores together (stores carry timing-dependent extra conflicts, docs/models/01_03...);
 // DRAM bytes (read + write) model::dram_tolerance (15 %), unless the rung's model carries a
 // "DRAM deviation:" note, which the report prints. FLOPs exactly.
+// Tensor rungs (docs/models/13_17_tensor.md) add: tensor FLOPs, wgmma, ldmatrix and stmatrix
+// wavefronts exactly; TMA load bytes exactly at aligned shapes and 10 % at ragged ones (the
+// multicast count's unexplained +7.9 % at 1000×776×328); where the epilogue stages C through
+// shared memory with stmatrix, LSU shared wavefronts between the model and 20 % above it (the
+// timing-dependent excess measured at +0.3 … +15.7 %).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "model/levels.hpp"
 #include "shipped_profiles.hpp"
@@ -30,6 +36,19 @@ double get(const refined_model& r, std::string_view k) {
 bool has_dram_note(const rung_model& m) {
     return std::any_of(m.refined.notes.begin(), m.refined.notes.end(),
                        [](const std::string& n) { return n.starts_with("DRAM deviation: "); });
+}
+
+// measured / model within [1 - below, 1 + above]; a model of zero requires a measured zero.
+void expect_ratio(double measured, double model, double below, double above,
+                  const std::string& what) {
+    if (model == 0) {
+        EXPECT_EQ(measured, 0) << what;
+        return;
+    }
+    const double r = measured / model;
+    EXPECT_TRUE(r >= 1 - below && r <= 1 + above)
+        << what << ": measured " << measured << " against " << model << " (ratio " << r
+        << ", allowed " << 1 - below << " … " << 1 + above << ")";
 }
 
 class ShippedProfile : public ::testing::TestWithParam<std::string> {};
@@ -92,17 +111,31 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
 
         const double l1 = get(m->counters, keys::l1_global_load_bytes);
         const double l1_model = get(pred, keys::l1_global_load_bytes);
-        EXPECT_NEAR(l1 / l1_model, 1.0, 0.05) << where << ": L1 " << l1 << " vs " << l1_model;
+        expect_ratio(l1, l1_model, 0, 0.05, where + ": L1 global load bytes");
 
         const double smem = get(m->counters, keys::smem_load_wavefronts) +
                             get(m->counters, keys::smem_store_wavefronts);
         const double smem_model =
             get(pred, keys::smem_load_wavefronts) + get(pred, keys::smem_store_wavefronts);
-        if (smem_model == 0)
-            EXPECT_EQ(smem, 0) << where;
+        const bool staged_epilogue = get(pred, keys::smem_stsm_wavefronts) > 0;
+        if (staged_epilogue)
+            expect_ratio(smem, smem_model, 0, 0.20, where + ": shared wavefronts");
         else
-            EXPECT_NEAR(smem / smem_model, 1.0, 0.05)
-                << where << ": shared " << smem << " vs " << smem_model;
+            expect_ratio(smem, smem_model, 0.05, 0.05, where + ": shared wavefronts");
+
+        if (pred.tensor_flops) {
+            for (const auto key : {keys::tensor_flops, keys::smem_gmma_wavefronts,
+                                   keys::smem_ldsm_wavefronts, keys::smem_stsm_wavefronts})
+                if (pred.get(key)) {
+                    EXPECT_EQ(get(m->counters, key), get(pred, key)) << where << ": " << key;
+                }
+            const bool ragged =
+                m->size.m % 256 != 0 || m->size.n % 256 != 0 || m->size.k % 64 != 0;
+            const double tma_band = ragged ? 0.10 : 0;
+            if (pred.tma_load_bytes)
+                expect_ratio(get(m->counters, keys::tma_load_bytes), *pred.tma_load_bytes,
+                             tma_band, tma_band, where + ": TMA load bytes");
+        }
 
         const double dram =
             get(m->counters, keys::dram_read_bytes) + get(m->counters, keys::dram_write_bytes);
