@@ -48,6 +48,11 @@ inline void set_fp32(refined_model& r, double ffma, double fmul, double fadd) {
     r.flops = 2 * ffma + fadd + fmul;
 }
 
+// The notes every tensor model adds once its DRAM values are set: the write-back notes shared
+// with the FP32 rungs (model::add_dram_write_notes), and a "DRAM deviation: " line where one
+// wave's strips exceed half the L2, so that the wave count is a lower bound on the reads.
+void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes);
+
 // Sets the DRAM reads of `w` and the write-back rule, with their notes.
 void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_t l2_bytes,
               const std::string& residency);

@@ -22,6 +22,16 @@ tensor_textbook textbook(const shape& s, int bm, int bn, int wm, int wn, const s
     return t;
 }
 
+void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes) {
+    if (w.max_wave_strip_bytes > 0.5 * double(l2_bytes))
+        r.refined.notes.push_back(
+            "DRAM deviation: a wave touches " + str(w.max_wave_strip_bytes / 1e6) +
+            " MB of A and B strips, more than half the L2 (" + str(0.5 * double(l2_bytes) / 1e6) +
+            " MB): CTAs that share a strip reuse it from L2 only while they stay close along K, "
+            "so the reads counted per wave are a lower bound and the measured reads exceed them");
+    model::add_dram_write_notes(r.refined);
+}
+
 void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_t l2_bytes,
               const std::string& residency) {
     r.refined.dram_read_bytes = w.total();
@@ -34,8 +44,8 @@ void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_
                       "; C read once (β ≠ 0)");
     r.refined.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays dirty in L2 "
-        "past the kernel's end); measured writes also carry earlier work's dirty lines, and miss "
-        "what the last wave leaves dirty in L2");
+        "past the kernel's end)");
+    add_dram_notes(r, w, l2_bytes);
 }
 
 tensor_counts model_cublas_bf16(const shape& s, const model_context& mc) {
@@ -55,6 +65,7 @@ tensor_counts model_cublas_bf16(const shape& s, const model_context& mc) {
         r.refined.notes.push_back(
             "DRAM: A and B exceed half the L2; cuBLAS re-reads strips of them as "
             "its tiling requires, which is not modelled");
+    model::add_dram_write_notes(r.refined);
     return r;
 }
 

@@ -96,13 +96,18 @@ wave_reads dram_reads(const shape& s, int strip_rows, int strip_cols,
             a_strips.insert(t.a_strip);
             b_strips.insert(t.b_strip);
         }
+        double wave_bytes = 0;
         for (const auto a : a_strips)
-            w.a_bytes += double(bf16) *
-                         double(std::min<std::int64_t>(strip_rows, s.m - a * strip_rows)) *
-                         double(s.k);
+            wave_bytes += double(bf16) *
+                          double(std::min<std::int64_t>(strip_rows, s.m - a * strip_rows)) *
+                          double(s.k);
+        w.a_bytes += wave_bytes;
+        const double a_part = wave_bytes;
         for (const auto b : b_strips)
-            w.b_bytes += double(bf16) * double(s.k) *
-                         double(std::min<std::int64_t>(strip_cols, s.n - b * strip_cols));
+            wave_bytes += double(bf16) * double(s.k) *
+                          double(std::min<std::int64_t>(strip_cols, s.n - b * strip_cols));
+        w.b_bytes += wave_bytes - a_part;
+        w.max_wave_strip_bytes = std::max(w.max_wave_strip_bytes, wave_bytes);
     }
     return w;
 }

@@ -110,6 +110,10 @@ struct wave_reads {
     double c_bytes = 0;
     std::int64_t waves = 0;
     bool fits_l2 = false;
+    // The most bytes of distinct A and B strips one wave touches (0 when A and B fit): above
+    // half the L2, CTAs share a strip only while they stay within the L2's reach of each other
+    // along K, so the per-wave count is a lower bound (tensor_models.cpp, add_dram_notes).
+    double max_wave_strip_bytes = 0;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
 

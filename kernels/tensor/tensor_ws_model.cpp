@@ -254,9 +254,8 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
         (w.fits_l2 || w.waves <= 1 ? "A and B read once"
                                    : "each wave re-reads the strips of A and B it touches") +
         "; C read once (β ≠ 0); stream-K partial sums stay in L2");
-    r.refined.notes.push_back(
-        "DRAM writes: C once when A, B and C exceed half the L2, else none; measured writes also "
-        "carry earlier work's dirty lines, and miss what the last wave leaves dirty in L2");
+    r.refined.notes.push_back("DRAM writes: C once when A, B and C exceed half the L2, else none");
+    add_dram_notes(r, w, mc.l2_bytes);
     return r;
 }
 

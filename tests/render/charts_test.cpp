@@ -353,10 +353,13 @@ class charts_shipped : public ::testing::Test {
 TEST_F(charts_shipped, tflops_has_a_bar_per_rung_in_roofline_colours) {
     const auto c = layout_tflops(m_analysis, exact());
     const auto rungs = coloured_rungs(m_analysis);
-    ASSERT_EQ(rungs.size(), 13u);
-    EXPECT_EQ(c.count_bars(marker_kind::measured), 13u);
+    // The thirteen FP32 rungs, cuBLAS BF16 and FP16, and the five BF16 tensor rungs.
+    ASSERT_EQ(rungs.size(), 20u);
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 20u);
     ASSERT_TRUE(m_analysis.source->peaks.at("fp32").measured);
-    EXPECT_EQ(c.count_lines(), 3u);  // cuBLAS, the theoretical and the measured FP32 roof
+    // cuBLAS FP32, BF16 and FP16; the theoretical and the measured FP32 roof; the BF16/FP16
+    // tensor roof (one theoretical line, the same hardware rate) and its two measured lines.
+    EXPECT_EQ(c.count_lines(), 3u + 2 + 3);
     EXPECT_EQ(c.count_markers(), 0u);
     // The roofline gives each rung the same colour.
     render_options ro;
@@ -368,23 +371,25 @@ TEST_F(charts_shipped, tflops_has_a_bar_per_rung_in_roofline_colours) {
         ASSERT_NE(it, roof.markers.end()) << b.rung;
         EXPECT_EQ(it->colour, b.colour) << b.rung;
     }
-    // Thirteen distinct colours.
+    // Twenty distinct colours.
     std::set<int> colours;
     for (const auto& b : c.bars) colours.insert(b.colour);
-    EXPECT_EQ(colours.size(), 13u);
+    EXPECT_EQ(colours.size(), 20u);
     expect_clean(c);
     expect_images(c);
 }
 
 TEST_F(charts_shipped, bytes_per_level_counts) {
     const auto c = layout_bytes_per_level(m_analysis, exact());
-    // 13 rungs × 4 levels × 3 series = 156 slots, each a bar or a dash.
-    EXPECT_EQ(c.count_bars() + count_text(c, "–"), 156u);
-    // Measured: DRAM, L2 and L1 for all 13 rungs; shared for the nine that use it (cuBLAS and
-    // the eight shared-memory rungs). Textbook: DRAM for all, L1 for all but cuBLAS (no
-    // loads-per-output count), shared for the eight shared-memory rungs, never L2.
-    EXPECT_EQ(c.count_bars(marker_kind::measured), 13u * 3 + 9);
-    EXPECT_EQ(c.count_bars(marker_kind::textbook), 13u + 12 + 8);
+    // 20 rungs × 4 levels × 3 series = 240 slots, each a bar or a dash.
+    EXPECT_EQ(c.count_bars() + count_text(c, "–"), 240u);
+    // Measured: DRAM and L2 for all 20 rungs; L1 for all but cuBLAS BF16 and FP16 (their
+    // operands and C move by TMA, no LSU global load); shared for the nine FP32 rungs that use
+    // it (cuBLAS and the eight shared-memory rungs) and all seven 16-bit rows. Textbook: DRAM
+    // for all, L1 for the twelve FP32 rungs with a loads-per-output count (not cuBLAS), shared
+    // for the eight FP32 shared-memory rungs and the five tensor rungs, never L2.
+    EXPECT_EQ(c.count_bars(marker_kind::measured), 20u * 2 + 18 + 9 + 7);
+    EXPECT_EQ(c.count_bars(marker_kind::textbook), 20u + 12 + 8 + 5);
     for (const auto& b : c.bars) EXPECT_FALSE(b.dashed);
     expect_clean(c);
     expect_images(c);
@@ -392,12 +397,13 @@ TEST_F(charts_shipped, bytes_per_level_counts) {
 
 TEST_F(charts_shipped, ai_vs_size_counts) {
     const auto c = layout_ai_vs_size(m_analysis, exact());
-    // Three square sizes; 4096×2048×1024 left out.
-    EXPECT_EQ(c.panels.at(0).x.major.size(), 3u);
+    // Four square sizes (8192³ for the tensor ladder only); the non-square shapes left out.
+    EXPECT_EQ(c.panels.at(0).x.major.size(), 4u);
     EXPECT_TRUE(any_note_contains(c, "4096×2048×1024"));
-    EXPECT_EQ(c.count_markers(marker_kind::measured), 13u * 3);
-    EXPECT_EQ(c.count_lines(marker_kind::measured), 13u);
-    EXPECT_EQ(c.count_lines(marker_kind::textbook), 13u);
+    // 20 rungs at 1024³, 2048³ and 4096³, the seven 16-bit rows at 8192³.
+    EXPECT_EQ(c.count_markers(marker_kind::measured), 20u * 3 + 7);
+    EXPECT_EQ(c.count_lines(marker_kind::measured), 20u);
+    EXPECT_EQ(c.count_lines(marker_kind::textbook), 20u);
     EXPECT_EQ(c.count_lines(line_role::reference), 1u);
     expect_clean(c);
     expect_images(c);
