@@ -1,7 +1,8 @@
 #pragma once
 // Pieces the tensor-core rungs' model files share (tensor_*_model.cpp): memoised per-tile
-// counts, the seeds' textbook count of a tiled kernel, and the DRAM notes. Internal to the
-// models; tensor_models.hpp is the interface.
+// counts, the seeds' textbook count of a tiled kernel, the guarded epilogue's FP32 count, and the
+// DRAM notes. Internal to the models; tensor_models.hpp is the interface.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -18,12 +19,21 @@ namespace tgemm::kernels::tensor_model {
 using key3 = std::array<std::int64_t, 3>;
 using memo3 = std::map<key3, std::int64_t>;
 
-template <class F>
-std::int64_t memoised(memo3& memo, const key3& key, F f) {
+template <class V, class F>
+V memoised(std::map<key3, V>& memo, const key3& key, F f) {
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
-    const std::int64_t v = f();
+    const V v = f();
     memo.emplace(key, v);
     return v;
+}
+
+// The key of the tile_rows × tile_cols tile whose first element is (r0, c0) of a rows × cols
+// bf16 matrix: the rows and columns of it inside the matrix, and the phase of its first byte
+// modulo `align` (32: in a sector; 128: in a line).
+[[nodiscard]] inline key3 tile_key(std::int64_t rows, std::int64_t cols, std::int64_t r0,
+                                   std::int64_t c0, int tile_rows, int tile_cols, int align) {
+    return {std::clamp<std::int64_t>(rows - r0, 0, tile_rows),
+            std::clamp<std::int64_t>(cols - c0, 0, tile_cols), (r0 * cols + c0) * bf16 % align};
 }
 
 [[nodiscard]] inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) {
@@ -47,6 +57,13 @@ inline void set_fp32(refined_model& r, double ffma, double fmul, double fadd) {
     r.fadd = fadd;
     r.flops = 2 * ffma + fadd + fmul;
 }
+
+// The guarded epilogue of rungs 13–15: one FMUL and one FFMA per output of C inside the matrix.
+inline void set_guarded_epilogue_fp32(refined_model& r, const shape& s) {
+    set_fp32(r, double(s.m) * double(s.n), double(s.m) * double(s.n), 0);
+}
+inline constexpr const char* guarded_epilogue_note =
+    "FP32: the guarded epilogue does one FMUL and one FFMA per output of C";
 
 // The notes every tensor model adds once its DRAM values are set: the write-back notes shared
 // with the FP32 rungs (model::add_dram_write_notes), and a "DRAM deviation: " line where one

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "gpu/occupancy.hpp"
+#include "tensor/blockidx_grid.hpp"
 #include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
@@ -117,29 +117,26 @@ std::int64_t epilogue_loads(std::int64_t valid_rows, std::int64_t valid_cols) {
 }  // namespace
 
 tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
-    tensor_counts r;
-    r.textbook = textbook(s, cfg::bm, cfg::bn, cfg::wm, cfg::wn, "warp tile 32×64");
-    const std::int64_t gm = ceil_div(s.m, cfg::bm), gn = ceil_div(s.n, cfg::bn);
-    const std::int64_t kt = ceil_div(s.k, cfg::bk);
-    const double ctas = double(gm) * double(gn);
-    r.refined.tensor_flops = 2.0 * double(gm * cfg::bm) * double(gn * cfg::bn) * double(kt * cfg::bk);
-    set_fp32(r.refined, double(s.m) * double(s.n), double(s.m) * double(s.n), 0);
-    r.refined.smem_ldsm_wavefronts = r.refined.smem_stsm_wavefronts = r.refined.smem_ldsm_bank_conflicts = 0;
+    const blockidx_grid g = grid_of(s, cfg::bm, cfg::bn, cfg::bk);
+    tensor_counts r = blockidx_counts(s, g, cfg::wm, cfg::wn, "warp tile 32×64");
+    r.refined.smem_ldsm_wavefronts = r.refined.smem_stsm_wavefronts =
+        r.refined.smem_ldsm_bank_conflicts = 0;
 
     // Shared memory: copies and fragment loads every K step, zero-filled or not; accumulator
     // stores once per CTA; the guarded epilogue's loads per CTA.
     const smem_counts c = smem_per_cta();
     memo3 memo;
     double epi_loads = 0;
-    for (std::int64_t bi = 0; bi < gm; ++bi)
-        for (std::int64_t bj = 0; bj < gn; ++bj) {
+    for (std::int64_t bi = 0; bi < g.gm; ++bi)
+        for (std::int64_t bj = 0; bj < g.gn; ++bj) {
             const std::int64_t vr = std::min<std::int64_t>(cfg::bm, s.m - bi * cfg::bm);
             const std::int64_t vc = std::min<std::int64_t>(cfg::bn, s.n - bj * cfg::bn);
             epi_loads +=
                 double(memoised(memo, {vr, vc, 0}, [&] { return epilogue_loads(vr, vc); }));
         }
-    r.refined.smem_load_wavefronts = ctas * double(kt) * c.step_loads + epi_loads;
-    r.refined.smem_store_wavefronts = ctas * double(kt) * c.step_stores + ctas * c.epilogue_stores;
+    r.refined.smem_load_wavefronts = g.ctas() * double(g.kt) * c.step_loads + epi_loads;
+    r.refined.smem_store_wavefronts =
+        g.ctas() * double(g.kt) * c.step_stores + g.ctas() * c.epilogue_stores;
 
     // Global loads through L1: the guarded 16-byte copies (skipped lanes read nothing) and the
     // epilogue's 4-byte reads of C, one warp request per row; the same sectors are stored.
@@ -164,29 +161,26 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
         return n;
     };
     double a_sectors = 0, b_sectors = 0, c_sectors = 0;
-    for (std::int64_t bi = 0; bi < gm; ++bi)
-        for (std::int64_t t = 0; t < kt; ++t) {
+    for (std::int64_t bi = 0; bi < g.gm; ++bi)
+        for (std::int64_t t = 0; t < g.kt; ++t) {
             const std::int64_t m0 = bi * cfg::bm, k0 = t * cfg::bk;
-            const key3 key{std::min<std::int64_t>(cfg::bm, s.m - m0),
-                           std::min<std::int64_t>(cfg::bk, s.k - k0), (m0 * s.k + k0) * bf16 % 32};
-            a_sectors += double(gn) * double(memoised(a_memo, key, [&] {
+            const key3 key = tile_key(s.m, s.k, m0, k0, cfg::bm, cfg::bk, 32);
+            a_sectors += double(g.gn) * double(memoised(a_memo, key, [&] {
                              return copy_sectors(s.m, s.k, m0, k0, a_copy_row, a_copy_col);
                          }));
         }
-    for (std::int64_t bj = 0; bj < gn; ++bj)
-        for (std::int64_t t = 0; t < kt; ++t) {
+    for (std::int64_t bj = 0; bj < g.gn; ++bj)
+        for (std::int64_t t = 0; t < g.kt; ++t) {
             const std::int64_t n0 = bj * cfg::bn, k0 = t * cfg::bk;
-            const key3 key{std::min<std::int64_t>(cfg::bk, s.k - k0),
-                           std::min<std::int64_t>(cfg::bn, s.n - n0), (k0 * s.n + n0) * bf16 % 32};
-            b_sectors += double(gm) * double(memoised(b_memo, key, [&] {
+            const key3 key = tile_key(s.k, s.n, k0, n0, cfg::bk, cfg::bn, 32);
+            b_sectors += double(g.gm) * double(memoised(b_memo, key, [&] {
                              return copy_sectors(s.k, s.n, k0, n0, b_copy_row, b_copy_col);
                          }));
         }
-    for (std::int64_t bi = 0; bi < gm; ++bi)
-        for (std::int64_t bj = 0; bj < gn; ++bj) {
+    for (std::int64_t bi = 0; bi < g.gm; ++bi)
+        for (std::int64_t bj = 0; bj < g.gn; ++bj) {
             const std::int64_t m0 = bi * cfg::bm, n0 = bj * cfg::bn;
-            const key3 key{std::min<std::int64_t>(cfg::bm, s.m - m0),
-                           std::min<std::int64_t>(cfg::bn, s.n - n0), (m0 * s.n + n0) * bf16 % 32};
+            const key3 key = tile_key(s.m, s.n, m0, n0, cfg::bm, cfg::bn, 32);
             c_sectors += double(memoised(c_memo, key, [&] {
                 std::int64_t n = 0;
                 for (int w = 0; w < cfg::threads / 32; ++w)
@@ -208,31 +202,29 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
     // CTAs of one SM share a strip in time.
     r.refined.l2_requested_bytes = r.refined.l1_global_load_bytes;
 
-    const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
-    const auto w =
-        dram_reads(s, cfg::bm, cfg::bn,
-                   launch_order_waves(gm, gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
-    set_dram(r, s, w, mc.l2_bytes,
-             model::ctas(per_sm) + " per SM (" + std::to_string(launch.registers) +
-                 " registers × 256 threads), CTAs start in blockIdx order");
+    set_blockidx_dram(r, s, mc, g, launch,
+                      std::to_string(launch.registers) + " registers × 256 threads");
 
-    r.refined.notes.push_back("tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: 2·" +
-                      std::to_string(gm * cfg::bm) + "·" + std::to_string(gn * cfg::bn) + "·" +
-                      std::to_string(kt * cfg::bk));
-    r.refined.notes.push_back("FP32: the guarded epilogue does one FMUL and one FFMA per output of C");
-    r.refined.notes.push_back("shared loads per warp and K step: " + str(c.step_loads / 8) +
-                      " wavefronts (12 fragments × four conflict-free 32-bit loads: rows 80 and "
-                      "272 bytes apart fill all 32 banks); the epilogue's 64-bit reads of the "
-                      "staged accumulators: 2 per warp row");
-    r.refined.notes.push_back("shared stores per warp and K step: " + str(c.step_stores / 8) +
-                      " wavefronts (A's 16-byte stores into 80-byte rows: 2 per quarter-warp "
-                      "pass; B's: 1); accumulator stores: " +
-                      str(c.epilogue_stores / 8) +
-                      " per warp (8 fragments × four 64-bit stores, 2-way conflicts in 68-float "
-                      "rows)");
-    r.refined.notes.push_back("L1: " + str(a_sectors) + " + " + str(b_sectors) + " + " + str(c_sectors) +
-                      " sectors of A, B, C: each request's distinct sectors; rows whose byte "
-                      "offset is 16 mod 32 cost one sector more per segment");
+    r.refined.notes.push_back(
+        "tensor FLOPs: every warp runs K rounded up to 32 over the padded grid: " +
+        g.padded_product());
+    r.refined.notes.push_back(guarded_epilogue_note);
+    r.refined.notes.push_back(
+        "shared loads per warp and K step: " + str(c.step_loads / 8) +
+        " wavefronts (12 fragments × four conflict-free 32-bit loads: rows 80 and "
+        "272 bytes apart fill all 32 banks); the epilogue's 64-bit reads of the "
+        "staged accumulators: 2 per warp row");
+    r.refined.notes.push_back(
+        "shared stores per warp and K step: " + str(c.step_stores / 8) +
+        " wavefronts (A's 16-byte stores into 80-byte rows: 2 per quarter-warp "
+        "pass; B's: 1); accumulator stores: " +
+        str(c.epilogue_stores / 8) +
+        " per warp (8 fragments × four 64-bit stores, 2-way conflicts in 68-float "
+        "rows)");
+    r.refined.notes.push_back(
+        "L1: " + str(a_sectors) + " + " + str(b_sectors) + " + " + str(c_sectors) +
+        " sectors of A, B, C: each request's distinct sectors; rows whose byte "
+        "offset is 16 mod 32 cost one sector more per segment");
     return r;
 }
 

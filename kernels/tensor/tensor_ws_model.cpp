@@ -4,13 +4,12 @@
 // issues: wgmma, TMA boxes (multicast ones at every receiving SM), the epilogue and the stream-K
 // partial sums. docs/models/13_17_tensor.md derives each count by hand.
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
 
 #include "gpu/occupancy.hpp"
-#include "tensor/accumulator_layout.hpp"
+#include "tensor/accumulator_requests.hpp"
 #include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
 #include "tensor/tensor_models.hpp"
@@ -51,28 +50,15 @@ double epilogue_matrix_wavefronts() {
 }
 
 // The direct epilogue's reads (and writes) of C from the registers of one CTA tile: per consumer,
-// warp, n8 block and half a request of 8 rows × 16 bytes. Returns L1 sectors and the CTA's
-// distinct sectors (what reaches L2: the other half of each sector hits in L1).
+// warp and n8 block (accumulator_requests.hpp).
 template <class Cfg>
-std::array<std::int64_t, 2> direct_c_sectors(const shape& s, std::int64_t m0, std::int64_t n0) {
-    sector_set req, cta;
-    std::int64_t l1 = 0;
+c_sectors direct_c_sectors(const shape& s, std::int64_t m0, std::int64_t n0) {
+    accumulator_requests req(s);
     for (int consumer = 0; consumer < Cfg::consumers; ++consumer)
         for (int warp = 0; warp < 4; ++warp)
             for (int j = 0; j < Cfg::bn / 8; ++j)
-                for (int h = 0; h < 2; ++h) {
-                    req.clear();
-                    for (int l = 0; l < 32; ++l) {
-                        const std::int64_t row = m0 + 64 * consumer + warp * 16 +
-                                                 tensor::acc_row(l) + tensor::acc_half_rows * h;
-                        const std::int64_t col = n0 + 8 * j + tensor::acc_col(l);
-                        if (col >= s.n || row >= s.m) continue;
-                        req.add((row * s.n + col) * bf16, 4);
-                        cta.add((row * s.n + col) * bf16, 4);
-                    }
-                    l1 += req.count();
-                }
-    return {l1, cta.count()};
+                req.add_block(m0 + 64 * consumer + warp * 16, n0 + 8 * j);
+    return req.totals();
 }
 
 template <class Cfg>
@@ -84,15 +70,8 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
     // Textbook: B is reused by every CTA of a cluster when multicast, so the tile that reuses B
     // is cluster_m·BM tall; a consumer warpgroup's wgmma tile is 64×BN.
     const int b_reuse = Cfg::multicast ? bm * cm : bm;
-    const double mnk = double(s.m) * double(s.n) * double(s.k);
-    const double mn = double(s.m) * double(s.n);
-    r.textbook.flops = 2.0 * mnk + 2.0 * mn;
-    r.textbook.global_bytes = (mnk / bn + mnk / b_reuse) * bf16 + 2.0 * mn * bf16;
-    r.textbook.smem_bytes = mnk * (1.0 / bn + 1.0 / 64) * bf16;
-    r.textbook.formula = "(MNK/" + std::to_string(bn) + " + MNK/" + std::to_string(b_reuse) +
-                         ")·2 B + 2·MN·2 B; shared MNK·(1/" + std::to_string(bn) +
-                         " + 1/64)·2 B (wgmma m64n" + std::to_string(bn) +
-                         ": B re-read per m64 block)";
+    r.textbook = textbook(s, b_reuse, bn, 64, bn,
+                          "wgmma m64n" + std::to_string(bn) + ": B re-read per m64 block");
 
     const std::int64_t tiles_m = ceil_div(s.m, std::int64_t(bm) * cm);
     const std::int64_t tiles_n = ceil_div(s.n, bn);
@@ -113,7 +92,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
     tma_traffic self, multicast, c_tma;
     double flops = 0, gmma = 0, ffma = 0, fadd = 0, matrix = 0;
     double l1_load_sectors = 0, l1_store_sectors = 0, l2_lsu_sectors = 0;
-    std::map<std::array<std::int64_t, 3>, std::array<std::int64_t, 2>> c_memo;
+    std::map<key3, c_sectors> c_memo;
     std::vector<wave> waves;
     constexpr int boxes_per_loader = Cfg::b_boxes / Cfg::b_loaders;
     const double partial_bytes = double(bm) * bn * 4;  // FP32 sums of one CTA tile
@@ -168,16 +147,13 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
                         for (int j = 0; j < Cfg::b_boxes; ++j)
                             c_tma += c.box(m0 + 64 * h, n0 + 64 * j, 64, 64);
                 } else {
-                    const std::int64_t vr = std::clamp<std::int64_t>(s.m - m0, 0, bm);
-                    const std::int64_t vc = std::clamp<std::int64_t>(s.n - n0, 0, bn);
-                    ffma += double(vr) * double(vc);
-                    const std::array<std::int64_t, 3> key{vr, vc, (m0 * s.n + n0) * bf16 % 32};
-                    auto it = c_memo.find(key);
-                    if (it == c_memo.end())
-                        it = c_memo.emplace(key, direct_c_sectors<Cfg>(s, m0, n0)).first;
-                    l1_load_sectors += double(it->second[0]);
-                    l1_store_sectors += double(it->second[0]);
-                    l2_lsu_sectors += double(it->second[1]);
+                    const key3 key = tile_key(s.m, s.n, m0, n0, bm, bn, 32);
+                    ffma += double(key[0]) * double(key[1]);  // valid rows × valid columns of C
+                    const c_sectors cs =
+                        memoised(c_memo, key, [&] { return direct_c_sectors<Cfg>(s, m0, n0); });
+                    l1_load_sectors += double(cs.l1);
+                    l1_store_sectors += double(cs.l1);
+                    l2_lsu_sectors += double(cs.l2);
                 }
             }
         }
@@ -220,19 +196,21 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
                             : "whole tiles only (no stream-K tail)") +
         " (tensor::ws_schedule)");
     r.refined.notes.push_back("tensor FLOPs: every unit's k-tiles × 2·" + std::to_string(bm) + "·" +
-                      std::to_string(bn) + "·64 per CTA (padded tiles; TMA fills the edges)");
+                              std::to_string(bn) +
+                              "·64 per CTA (padded tiles; TMA fills the edges)");
     r.refined.notes.push_back("gmma bytes: per CTA and k-tile " + std::to_string(Cfg::consumers) +
-                      " consumers × 4 × (64·16 + 16·" + std::to_string(bn) + ")·2 B");
+                              " consumers × 4 × (64·16 + 16·" + std::to_string(bn) + ")·2 B");
     r.refined.notes.push_back(
         tma_epi ? "FP32: the TMA epilogue computes every element of each owned CTA tile (the "
                   "store clips): FMUL = FFMA = tiles × BM·BN; stream-K owners add one FADD per "
                   "element per contributor"
                 : "FP32: the guarded direct epilogue does one FMUL and one FFMA per output of C");
     if (tma_epi)
-        r.refined.notes.push_back("shared: per owned CTA tile " + str(matrix_per_tile) +
-                          " ldmatrix.x4 and as many stmatrix.x4 wavefronts (conflict-free "
-                          "through the 128-byte swizzle, bf16_ws::c_unit_addr); measured op_ld / "
-                          "op_st add timing-dependent wavefronts on top");
+        r.refined.notes.push_back(
+            "shared: per owned CTA tile " + str(matrix_per_tile) +
+            " ldmatrix.x4 and as many stmatrix.x4 wavefronts (conflict-free "
+            "through the 128-byte swizzle, bf16_ws::c_unit_addr); measured op_ld / "
+            "op_st add timing-dependent wavefronts on top");
     else
         r.refined.notes.push_back(
             "shared: no LSU shared loads or stores (operands through the gmma "
