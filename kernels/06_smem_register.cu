@@ -196,7 +196,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
         "dirty in L2 past the kernel's end)");
     r.notes.push_back(
-        "DRAM deviation: at 4096³ the H100 reads 1.51 GB (B 20.5 times) where one CTA per SM "
+        "DRAM deviation: at 4096³ the H100 reads 1.52 GB (B 20.2 times) where one CTA per SM "
         "in step gives 2.25 GB (B 32 times, 132-CTA groups) and the whole wave of 528 in step "
         "0.68 GB (B 8 times): this rung's 4 CTAs per SM stay partly in step, which the model "
         "does not derive (rungs 03-05 drift fully apart)");

@@ -87,7 +87,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     rk->add_option("--size", rk_opts->size, "N or MxNxK")->capture_default_str();
     rk->add_flag("--flush", rk_opts->flush,
                  "prepare each launch as the counter pass does: restore C, then flush L2 "
-                 "(its kernel is named tgemm_aux_l2_fill)");
+                 "(its kernel is named tgemm_aux_l2_flush)");
     rk->add_option("--repeat", rk_opts->repeat, "launches")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();

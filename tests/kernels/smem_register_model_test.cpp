@@ -50,7 +50,7 @@ TEST(SmemRegisterModel, L1SharedAndDramAt4096) {
     // 63 registers → 4 CTAs per SM, taken to drift apart: 32 groups of 132 CTAs (the last
     // holds ids 4092–4095). A full group covers 132/64 = 2.06 tile rows → 3 strips of A (64
     // rows, 1 MiB) and all of B; the last one strip and columns 60–63 (4 MiB). A 31·3 + 1 = 94
-    // strips, B 31 × 64 MiB + 4 MiB, C once: 2.25 GB. The H100 reads 1.51 GB (a deviation
+    // strips, B 31 × 64 MiB + 4 MiB, C once: 2.25 GB. The H100 reads 1.52 GB (a deviation
     // note says so).
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_read_bytes),
                      94.0 * 1048576 + 31.0 * 67108864 + 4194304 + 67108864);
