@@ -19,10 +19,7 @@ rung make() {
                 [](const gemm_args& g, const launch_context& ctx) {
                     return kernels::prepare_gemm_ex(g, ctx, CUDA_R_16BF, CUDA_R_16BF);
                 },
-            .model =
-                [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(kernels::tensor_model::model_cublas_bf16(s, mc));
-                },
+            .model = kernels::rung_model_of(kernels::tensor_model::model_cublas_bf16),
             .can_run = [](const gpu_info& gpu, const shape&) -> std::optional<std::string> {
                 // The library takes any shape; BF16 GEMM needs compute capability 8.0.
                 if (kernels::cc_major(gpu) < 8)

@@ -28,14 +28,8 @@ rung make() {
         .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
             return tensor::prepare_mma<cfg>(kernels::tensor_problem(g), ctx.stream);
         },
-        .model =
-            [](const shape& s, const model_context& mc) {
-                return kernels::to_rung_model(kernels::tensor_model::model_bf16_mma(s, mc));
-            },
-        .can_run =
-            [](const gpu_info& gpu, const shape& s) {
-                return kernels::tensor_can_run(gpu, s, kernels::tensor_arch::sm80, cfg::bm);
-            }};
+        .model = kernels::rung_model_of(kernels::tensor_model::model_bf16_mma),
+        .can_run = kernels::tensor_can_run_on(kernels::tensor_arch::sm80, cfg::bm)};
 }
 
 }  // namespace

@@ -30,14 +30,8 @@ rung make() {
             .prepare = [](const gemm_args& g, const launch_context& ctx) -> bound_launch {
                 return tensor::prepare_wgmma<cfg>(kernels::tensor_problem(g), ctx.stream);
             },
-            .model =
-                [](const shape& s, const model_context& mc) {
-                    return kernels::to_rung_model(kernels::tensor_model::model_bf16_wgmma(s, mc));
-                },
-            .can_run =
-                [](const gpu_info& gpu, const shape& s) {
-                    return kernels::tensor_can_run(gpu, s, kernels::tensor_arch::sm90a, cfg::bm);
-                }};
+            .model = kernels::rung_model_of(kernels::tensor_model::model_bf16_wgmma),
+            .can_run = kernels::tensor_can_run_on(kernels::tensor_arch::sm90a, cfg::bm)};
 }
 
 }  // namespace

@@ -37,6 +37,12 @@ std::optional<std::string> tensor_can_run(const gpu_info& gpu, const shape& s, t
     return std::nullopt;
 }
 
+decltype(rung::can_run) tensor_can_run_on(tensor_arch arch, int tile_m) {
+    return [arch, tile_m](const gpu_info& gpu, const shape& s) {
+        return tensor_can_run(gpu, s, arch, tile_m);
+    };
+}
+
 tensor::problem tensor_problem(const gemm_args& g) {
     return {static_cast<int>(g.size.m),
             static_cast<int>(g.size.n),
@@ -56,6 +62,10 @@ rung_model to_rung_model(const tensor_model::tensor_counts& c) {
     if (c.textbook.smem_bytes > 0) m.textbook.smem_accesses = c.textbook.smem_bytes / 2.0;
     m.refined = c.refined;
     return m;
+}
+
+decltype(rung::model) rung_model_of(tensor_model_fn model) {
+    return [model](const shape& s, const model_context& mc) { return to_rung_model(model(s, mc)); };
 }
 
 }  // namespace tgemm::kernels

@@ -1,7 +1,7 @@
 #pragma once
 // What the BF16 tensor-core rung files (kernels/13-17_*.cu) share: their refuse-or-run rule,
 // the view of the rung's arguments the kernels take, and the mapping of a tensor model's
-// counters onto the profile's keys.
+// counters onto the profile's keys, as the rung's own fields.
 #include <optional>
 #include <string>
 
@@ -27,10 +27,17 @@ enum class tensor_arch { sm80, sm90a };
 [[nodiscard]] std::optional<std::string> tensor_can_run(const gpu_info& gpu, const shape& s,
                                                         tensor_arch arch, int tile_m);
 
+// The rung's can_run: tensor_can_run with this arch and tile_m.
+[[nodiscard]] decltype(rung::can_run) tensor_can_run_on(tensor_arch arch, int tile_m);
+
 // The problem as the tensor kernels take it (bf16 A, B and C).
 [[nodiscard]] tensor::problem tensor_problem(const gemm_args& g);
 
 // The refined and textbook models of a rung from its tensor model.
 [[nodiscard]] rung_model to_rung_model(const kernels::tensor_model::tensor_counts& c);
+
+// The rung's model field: `model` (tensor_models.hpp) through to_rung_model.
+using tensor_model_fn = tensor_model::tensor_counts (*)(const shape&, const model_context&);
+[[nodiscard]] decltype(rung::model) rung_model_of(tensor_model_fn model);
 
 }  // namespace tgemm::kernels
