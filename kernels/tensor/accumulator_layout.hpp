@@ -6,11 +6,7 @@
 // `lane` has the column pair acc_col(lane), acc_col(lane) + 1 of rows acc_row(lane) and
 // acc_row(lane) + acc_half_rows of its 16×8 block (PTX ISA, "Matrix fragments for mma.m16n8k16"
 // and the wgmma D-matrix layout).
-#if defined(__CUDACC__)
-#define TGEMM_HD __host__ __device__
-#else
-#define TGEMM_HD
-#endif
+#include "tensor/host_device.hpp"
 
 namespace tgemm::tensor {
 
@@ -23,5 +19,3 @@ TGEMM_HD constexpr int acc_col(int lane) {
 inline constexpr int acc_half_rows = 8;
 
 }  // namespace tgemm::tensor
-
-#undef TGEMM_HD

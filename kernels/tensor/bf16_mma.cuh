@@ -20,19 +20,12 @@
 
 #include "tensor/accumulator_layout.hpp"
 #include "tensor/bf16_mma_config.hpp"
+#include "tensor/problem.hpp"
 
 namespace tgemm::bf16_mma {
 
-struct params {
-    int m = 0;
-    int n = 0;
-    int k = 0;
-    float alpha = 1;
-    float beta = 0;
-    const __nv_bfloat16* a = nullptr;
-    const __nv_bfloat16* b = nullptr;
-    __nv_bfloat16* c = nullptr;
-};
+// The kernel reads the problem as the launchers hold it: all three operands through pointers.
+using params = tensor::problem;
 
 __device__ __forceinline__ void cp_async_16(std::uint32_t dst, const void* src, bool valid) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

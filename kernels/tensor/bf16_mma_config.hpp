@@ -3,11 +3,7 @@
 // kernel so that host code compiles them too: the refined model
 // (kernels/tensor/tensor_mma_model.cpp) counts bank conflicts and copy sectors through these very
 // functions.
-#if defined(__CUDACC__)
-#define TGEMM_HD __host__ __device__
-#else
-#define TGEMM_HD
-#endif
+#include "tensor/host_device.hpp"
 
 namespace tgemm::bf16_mma {
 
@@ -62,5 +58,3 @@ TGEMM_HD constexpr int b_ldsm_offset(int wn0, int j, int kk, int lane, int bn) {
 }
 
 }  // namespace tgemm::bf16_mma
-
-#undef TGEMM_HD

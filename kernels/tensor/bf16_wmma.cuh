@@ -15,19 +15,12 @@
 #include <cstdint>
 
 #include "tensor/bf16_wmma_config.hpp"
+#include "tensor/problem.hpp"
 
 namespace tgemm::bf16_wmma {
 
-struct params {
-    int m = 0;
-    int n = 0;
-    int k = 0;
-    float alpha = 1;
-    float beta = 0;
-    const __nv_bfloat16* a = nullptr;
-    const __nv_bfloat16* b = nullptr;
-    __nv_bfloat16* c = nullptr;
-};
+// The kernel reads the problem as the launchers hold it: all three operands through pointers.
+using params = tensor::problem;
 
 __global__ void __launch_bounds__(config::threads) bf16_wmma_kernel(const params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -2,11 +2,7 @@
 // The tile shape and the indexing of the WMMA kernel (bf16_wmma.cuh), apart from the kernel so
 // that host code compiles them too: the refined model (kernels/tensor/tensor_wmma_model.cpp)
 // counts sectors and wavefronts through these very functions.
-#if defined(__CUDACC__)
-#define TGEMM_HD __host__ __device__
-#else
-#define TGEMM_HD
-#endif
+#include "tensor/host_device.hpp"
 
 namespace tgemm::bf16_wmma {
 
@@ -49,5 +45,3 @@ TGEMM_HD constexpr int b_copy_col(int idx) {
 }
 
 }  // namespace tgemm::bf16_wmma
-
-#undef TGEMM_HD

@@ -5,13 +5,8 @@
 // wavefronts through these very functions.
 #include <cstdint>
 
+#include "tensor/host_device.hpp"
 #include "tensor/ws_schedule.hpp"
-
-#if defined(__CUDACC__)
-#define TGEMM_HD __host__ __device__
-#else
-#define TGEMM_HD
-#endif
 
 namespace tgemm::bf16_ws {
 
@@ -90,5 +85,3 @@ TGEMM_HD constexpr int epilogue_unit_step(int lane) {
 }
 
 }  // namespace tgemm::bf16_ws
-
-#undef TGEMM_HD

@@ -14,8 +14,7 @@ prepared prepare_mma(const problem& p, cudaStream_t stream) {
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::smem_bytes),
         "cudaFuncSetAttribute (mma.sync shared memory)");
     const dim3 grid((p.n + Cfg::bn - 1) / Cfg::bn, (p.m + Cfg::bm - 1) / Cfg::bm);
-    const bf16_mma::params prm{p.m, p.n, p.k, p.alpha, p.beta, p.a, p.b, p.c};
-    return [=] { kernel<<<grid, Cfg::threads, Cfg::smem_bytes, stream>>>(prm); };
+    return [=] { kernel<<<grid, Cfg::threads, Cfg::smem_bytes, stream>>>(p); };
 }
 
 }  // namespace tgemm::tensor

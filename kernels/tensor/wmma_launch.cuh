@@ -14,8 +14,7 @@ inline prepared prepare_wmma(const problem& p, cudaStream_t stream) {
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg::smem_bytes),
         "cudaFuncSetAttribute (WMMA shared memory)");
     const dim3 grid((p.n + cfg::bn - 1) / cfg::bn, (p.m + cfg::bm - 1) / cfg::bm);
-    const bf16_wmma::params prm{p.m, p.n, p.k, p.alpha, p.beta, p.a, p.b, p.c};
-    return [=] { kernel<<<grid, cfg::threads, cfg::smem_bytes, stream>>>(prm); };
+    return [=] { kernel<<<grid, cfg::threads, cfg::smem_bytes, stream>>>(p); };
 }
 
 }  // namespace tgemm::tensor

@@ -12,11 +12,7 @@
 // sums the others left in a workspace. A piece that does not start at k = 0 is always the first
 // piece of its cluster's range, so a cluster writes at most one partial and never waits on a
 // cluster that is itself waiting.
-#if defined(__CUDACC__)
-#define TGEMM_HD __host__ __device__
-#else
-#define TGEMM_HD
-#endif
+#include "tensor/host_device.hpp"
 
 namespace tgemm::tensor {
 
@@ -143,5 +139,3 @@ TGEMM_HD inline int grid_clusters(int resident, int tiles, int k_tiles, bool str
 }
 
 }  // namespace tgemm::tensor
-
-#undef TGEMM_HD
