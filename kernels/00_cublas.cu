@@ -1,5 +1,6 @@
 // The reference row: cuBLAS SGEMM in pedantic FP32 (no TF32), the same call that verifies
 // every other rung.
+#include "can_run.hpp"
 #include "common.cuh"
 #include "core/error.hpp"
 #include "rung.hpp"
@@ -48,9 +49,7 @@ rung make_cublas() {
             .kernel_symbol = "",
             .launch = launch_cublas,
             .model = model_cublas,
-            .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {
-                return std::nullopt;
-            }};
+            .can_run = kernels::runs_any_shape()};
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Naive GEMM with the thread mapping of lecture 004 v1 as written: consecutive threads of a
 // warp take consecutive rows of C, so a warp's loads of A are 32 rows apart (uncoalesced)
 // and its load of B is one word for all 32 threads (broadcast).
+#include "can_run.hpp"
 #include "common.cuh"
 #include "model/textbook.hpp"
 #include "rung.hpp"
@@ -84,9 +85,7 @@ rung make() {
             .config = kernels::with_kernel(info, naive_uncoalesced_kernel),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {
-                return std::nullopt;
-            }};
+            .can_run = kernels::runs_any_shape()};
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // the row arrives in register chunks of KC words, which issues exactly the same loads.
 #include <string>
 
+#include "can_run.hpp"
 #include "common.cuh"
 #include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
@@ -170,9 +171,7 @@ rung make() {
             .config = kernels::with_kernel(info, thread_tiling_kernel),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                return kernels::grid_rows_exceeded(s, bm);
-            }};
+            .can_run = kernels::grid_rows_fit(bm)};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // outputs instead of one. Registers per thread: V² accumulators + 2V operands.
 #include <string>
 
+#include "can_run.hpp"
 #include "common.cuh"
 #include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
@@ -158,9 +159,7 @@ rung make() {
             .config = kernels::with_kernel(info, outer_product_kernel),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                return kernels::grid_rows_exceeded(s, bm);
-            }};
+            .can_run = kernels::grid_rows_fit(bm)};
 }
 
 }  // namespace

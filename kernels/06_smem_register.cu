@@ -4,6 +4,7 @@
 // of the CTA, each word read from shared memory serves V outputs of the thread.
 #include <string>
 
+#include "can_run.hpp"
 #include "common.cuh"
 #include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
@@ -216,9 +217,7 @@ rung make() {
             .config = kernels::with_kernel(info, smem_register_kernel),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                return kernels::grid_rows_exceeded(s, l);
-            }};
+            .can_run = kernels::grid_rows_fit(l)};
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "blocktile_model.hpp"
+#include "can_run.hpp"
 #include "common.cuh"
 #include "gpu/occupancy.hpp"
 #include "reg_tiling_model.hpp"
@@ -184,9 +185,7 @@ rung make() {
             .config = kernels::with_kernel(info, blocktiling_2d_kernel),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                return kernels::grid_rows_exceeded(s, bm);
-            }};
+            .can_run = kernels::grid_rows_fit(bm)};
 }
 
 }  // namespace

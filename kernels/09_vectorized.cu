@@ -2,8 +2,8 @@
 // seed 000 with each thread fetching its part of a tile as one float4, and A transposed on its
 // way into shared memory so that a thread's 8 values of A, like its 8 values of B, come in two
 // 128-bit shared loads.
-#include <climits>
 
+#include "can_run.hpp"
 #include "common.cuh"
 #include "rung.hpp"
 #include "tile_io.cuh"
@@ -194,11 +194,7 @@ rung make() {
             .config = kernels::with_kernel(info, vectorized_kernel<true>),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
-                    return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
-                return kernels::grid_rows_exceeded(s, bm);
-            }};
+            .can_run = kernels::int_indices_and_grid_rows_fit(bm)};
 }
 
 }  // namespace

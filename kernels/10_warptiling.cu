@@ -1,8 +1,8 @@
 // Warp tiling (seed 003 kernel 05): the block tile is cut into warp tiles and each warp's tile
 // into one TM×TN tile per lane, so the lanes of a warp read neighbouring parts of the shared
 // tiles. Stage 1 is the vectorized rung's: float4 global loads, A transposed into shared memory.
-#include <climits>
 
+#include "can_run.hpp"
 #include "common.cuh"
 #include "rung.hpp"
 #include "tile_io.cuh"
@@ -204,11 +204,7 @@ rung make() {
             .config = kernels::with_kernel(info, warptiling_kernel<true>),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
-                    return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
-                return kernels::grid_rows_exceeded(s, bm);
-            }};
+            .can_run = kernels::int_indices_and_grid_rows_fit(bm)};
 }
 
 }  // namespace

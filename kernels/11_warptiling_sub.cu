@@ -2,8 +2,8 @@
 // sub-tiles and a lane owns one TM×TN piece of each, so its 128 outputs come from four small
 // groups of independent FMAs instead of one long chain, and the 16 lanes that share a row of
 // B read 256 contiguous bytes of it.
-#include <climits>
 
+#include "can_run.hpp"
 #include "common.cuh"
 #include "rung.hpp"
 #include "tile_io.cuh"
@@ -230,11 +230,7 @@ rung make() {
             .config = kernels::with_kernel(info, warptiling_sub_kernel<true>),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape& s) -> std::optional<std::string> {
-                if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
-                    return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
-                return kernels::grid_rows_exceeded(s, bm);
-            }};
+            .can_run = kernels::int_indices_and_grid_rows_fit(bm)};
 }
 
 }  // namespace

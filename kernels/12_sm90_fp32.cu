@@ -3,10 +3,10 @@
 // its named configurations live in sm90_fp32.cuh, shared with the tuning sweep (tgemm-tune);
 // this file registers `rung_config` and models it.
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <vector>
 
+#include "can_run.hpp"
 #include "common.cuh"
 #include "core/error.hpp"
 #include "gpu/occupancy.hpp"
@@ -259,8 +259,7 @@ rung make() {
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info& gpu, const shape& s) -> std::optional<std::string> {
-                if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
-                    return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
+                if (auto why = kernels::int_indices_exceeded(s)) return why;
                 if (auto why = kernels::grid_rows_exceeded(s, cfg::bm)) return why;
                 if (gpu.limits.smem_per_cta_optin > 0 &&
                     gpu.limits.smem_per_cta_optin < cfg::smem_bytes)

@@ -1,7 +1,6 @@
 #include "tensor/tensor_rung.hpp"
 
-#include <climits>
-
+#include "can_run.hpp"
 #include "common.cuh"
 
 namespace tgemm::kernels {
@@ -20,8 +19,7 @@ std::optional<std::string> tensor_can_run(const gpu_info& gpu, const shape& s, t
         return "N = " + std::to_string(s.n) + " and K = " + std::to_string(s.k) +
                " must be multiples of 8: rows of bf16 A, B and C must be whole 16-byte units "
                "for TMA and the 16-byte copies";
-    if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX)
-        return "dimensions above 2^31 - 1 do not fit the kernel's int indices";
+    if (auto why = int_indices_exceeded(s)) return why;
     const int major = cc_major(gpu);
     if (arch == tensor_arch::sm80 && major < 8)
         return "needs compute capability 8.0 or newer (bf16 mma.sync); this GPU is " + gpu.cc;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "analysis/analysis.hpp"
+#include "can_run.hpp"
 #include "cli/render_stored.hpp"
 #include "common.cuh"
 #include "render/markdown_report.hpp"
@@ -69,9 +70,7 @@ rung make() {
             .config = kernels::with_kernel(info, dummy_kernel),
             .launch = launch,
             .model = model_fn,
-            .can_run = [](const gpu_info&, const shape&) -> std::optional<std::string> {
-                return std::nullopt;
-            }};
+            .can_run = kernels::runs_any_shape()};
 }
 
 }  // namespace
