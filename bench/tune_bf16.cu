@@ -21,10 +21,7 @@
 #include <vector>
 
 #include "bench_check.hpp"
-#include "tensor/mma_launch.cuh"
 #include "tensor/tensor_rungs.hpp"
-#include "tensor/wgmma_launch.cuh"
-#include "tensor/wmma_launch.cuh"
 #include "tensor/ws_launch.cuh"
 
 namespace {
@@ -182,26 +179,6 @@ candidate ws_candidate(const char* name, bool balance = true) {
             Cfg::smem_bytes, [balance](const problem& p) {
                 return tgemm::tensor::prepare_ws<Cfg>(view(p), p.stream, balance);
             }};
-}
-
-template <class Cfg>
-candidate wgmma_candidate(const char* name) {
-    return {name, reinterpret_cast<const void*>(&tgemm::bf16_wgmma::bf16_wgmma_kernel<Cfg>),
-            Cfg::smem_bytes,
-            [](const problem& p) { return tgemm::tensor::prepare_wgmma<Cfg>(view(p), p.stream); }};
-}
-
-template <class Cfg>
-candidate mma_candidate(const char* name) {
-    return {name, reinterpret_cast<const void*>(&tgemm::bf16_mma::bf16_mma_kernel<Cfg>),
-            Cfg::smem_bytes,
-            [](const problem& p) { return tgemm::tensor::prepare_mma<Cfg>(view(p), p.stream); }};
-}
-
-candidate wmma_candidate() {
-    return {"wmma_128x128x32", reinterpret_cast<const void*>(&tgemm::bf16_wmma::bf16_wmma_kernel),
-            tgemm::bf16_wmma::config::smem_bytes,
-            [](const problem& p) { return tgemm::tensor::prepare_wmma(view(p), p.stream); }};
 }
 
 candidate cublas_candidate() {
