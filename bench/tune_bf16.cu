@@ -26,7 +26,6 @@
 
 namespace {
 
-
 struct problem {
     int m = 0, n = 0, k = 0;
     float alpha = 0.5f, beta = 3.0f;  // the tool's values: β ≠ 0, so C is read
@@ -40,7 +39,7 @@ struct problem {
     [[nodiscard]] double flop() const { return 2.0 * m * double(n) * k; }
     void restore() const {
         BENCH_CHECK(cudaMemcpyAsync(c, c0, sizeof(__nv_bfloat16) * std::size_t(m) * n,
-                           cudaMemcpyDeviceToDevice, stream));
+                                    cudaMemcpyDeviceToDevice, stream));
     }
 };
 
@@ -85,7 +84,8 @@ std::vector<float> sgemm(cublasHandle_t h, int m, int n, int k, float alpha,
     float* da = upload(a);
     float* db = upload(b);
     float* dc = upload(c);
-    BENCH_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, db, n, da, k, &beta, dc, n));
+    BENCH_CHECK(
+        cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, db, n, da, k, &beta, dc, n));
     std::vector<float> out(c.size());
     BENCH_CHECK(cudaMemcpy(out.data(), dc, out.size() * 4, cudaMemcpyDeviceToHost));
     BENCH_CHECK(cudaFree(da));
@@ -186,8 +186,8 @@ candidate cublas_candidate() {
     c.prepare = [](const problem& p) -> std::function<void()> {
         return [&p]() {
             BENCH_CHECK(cublasGemmEx(p.blas, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &p.alpha, p.b,
-                            CUDA_R_16BF, p.n, p.a, CUDA_R_16BF, p.k, &p.beta, p.c, CUDA_R_16BF, p.n,
-                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                                     CUDA_R_16BF, p.n, p.a, CUDA_R_16BF, p.k, &p.beta, p.c,
+                                     CUDA_R_16BF, p.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
         };
     };
     return c;

@@ -197,7 +197,7 @@ class device_floats {
 void cublas_gemm(cublasHandle_t h, const gemm_shape& s, float alpha, const float* a, const float* b,
                  float beta, float* c) {
     BENCH_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, b, s.n, a, s.k,
-                           &beta, c, s.n));
+                            &beta, c, s.n));
 }
 
 // One problem: inputs, the cuBLAS reference and a per-element tolerance.
@@ -403,8 +403,8 @@ int run(const options& o) {
             r.registers = attr.numRegs;
             r.local_bytes = int(attr.localSizeBytes);
             const auto launch_once = [&] {
-                BENCH_CHECK(c.launch(s.m, s.n, s.k, o.alpha, p.a.get(), p.b.get(), o.beta, p.c.get(),
-                                    stream));
+                BENCH_CHECK(c.launch(s.m, s.n, s.k, o.alpha, p.a.get(), p.b.get(), o.beta,
+                                     p.c.get(), stream));
             };
             p.restore_c();
             launch_once();
@@ -412,7 +412,7 @@ int run(const options& o) {
             r.worst_ratio = p.worst_ratio();
             r.verified = r.worst_ratio <= 1.0;
             BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.ctas_per_sm, c.kernel,
-                                                                     c.threads, c.smem_bytes));
+                                                                      c.threads, c.smem_bytes));
             if (!r.verified) {
                 all_verified = false;
                 char buf[96];

@@ -132,24 +132,17 @@ using cfg_128x256_k16_w64x64_t16x8_s3 = tile_config<128, 256, 16, 64, 64, 16, 8,
 using cfg_128x256_k32_w64x64_t16x8_s3 = tile_config<128, 256, 32, 64, 64, 16, 8, 3, 1>;
 // Pipes 2 and 3: a rolled loop over chunks of Kc k steps inside each K tile (p2cKC: copies after
 // the barrier; p3cKC: copies spread over the chunks).
-using cfg_128x256_k32_w32x128_t8x16_s3_p2c4 =
-    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 4>;
-using cfg_128x256_k32_w32x128_t8x16_s3_p2c8 =
-    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 8>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p2c4 = tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 4>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p2c8 = tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 8>;
 using cfg_128x256_k32_w32x128_t8x16_s3_p2c16 =
     tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 2, 16>;
-using cfg_128x256_k32_w32x128_t8x16_s3_p3c8 =
-    tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 3, 8>;
+using cfg_128x256_k32_w32x128_t8x16_s3_p3c8 = tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 3, 8>;
 using cfg_128x256_k32_w32x128_t8x16_s3_p3c16 =
     tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 3, 16>;
-using cfg_128x256_k32_w32x128_t8x16_s4_p3c8 =
-    tile_config<128, 256, 32, 32, 128, 8, 16, 4, 1, 3, 8>;
-using cfg_128x256_k16_w32x128_t8x16_s4_p3c8 =
-    tile_config<128, 256, 16, 32, 128, 8, 16, 4, 1, 3, 8>;
-using cfg_128x256_k64_w32x128_t8x16_s2_p3c8 =
-    tile_config<128, 256, 64, 32, 128, 8, 16, 2, 1, 3, 8>;
-using cfg_128x128_k32_w32x128_t8x16_s3_p3c8 =
-    tile_config<128, 128, 32, 32, 128, 8, 16, 3, 2, 3, 8>;
+using cfg_128x256_k32_w32x128_t8x16_s4_p3c8 = tile_config<128, 256, 32, 32, 128, 8, 16, 4, 1, 3, 8>;
+using cfg_128x256_k16_w32x128_t8x16_s4_p3c8 = tile_config<128, 256, 16, 32, 128, 8, 16, 4, 1, 3, 8>;
+using cfg_128x256_k64_w32x128_t8x16_s2_p3c8 = tile_config<128, 256, 64, 32, 128, 8, 16, 2, 1, 3, 8>;
+using cfg_128x128_k32_w32x128_t8x16_s3_p3c8 = tile_config<128, 128, 32, 32, 128, 8, 16, 3, 2, 3, 8>;
 using cfg_128x256_k32_w64x64_t16x8_s3_p3c8 = tile_config<128, 256, 32, 64, 64, 16, 8, 3, 1, 3, 8>;
 // Pipe 4: pipe 0 with the next tile's copies spread over the 4-k groups of the unrolled tile.
 using cfg_128x256_k32_w32x128_t8x16_s3_p4 = tile_config<128, 256, 32, 32, 128, 8, 16, 3, 1, 4>;
@@ -300,19 +293,19 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_ctas_per_sm)
     const float* const b_frag = bs + warp_n0 + lane_n * 4;
 
     // af[i] = A(row i, 4 consecutive k); bf[j] = B(one k, column group j).
-    const auto load_a = [&](float4 (&af)[tm], const float* ap, int k4) {
+    const auto load_a = [&](float4(&af)[tm], const float* ap, int k4) {
 #pragma unroll
         for (int i = 0; i < tm; ++i)
             af[i] = *reinterpret_cast<const float4*>(ap + i * Cfg::lanes_m * lda + k4);
     };
-    const auto load_b = [&](float4 (&bf)[tn / 4], const float* bp, int kk) {
+    const auto load_b = [&](float4(&bf)[tn / 4], const float* bp, int kk) {
 #pragma unroll
         for (int j = 0; j < tn / 4; ++j)
             bf[j] = *reinterpret_cast<const float4*>(bp + kk * ldb + j * Cfg::lanes_n * 4);
     };
     float acc[tm][tn] = {};
     // One k step: acc += A(:, k) ⊗ B(k, :), with A(:, k) the component kk of af.
-    const auto fma_step = [&](const float4 (&af)[tm], const float4 (&bf)[tn / 4], int kk) {
+    const auto fma_step = [&](const float4(&af)[tm], const float4(&bf)[tn / 4], int kk) {
 #pragma unroll
         for (int i = 0; i < tm; ++i) {
             const float av = detail::lane_of(af[i], kk);
@@ -375,9 +368,9 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_ctas_per_sm)
             write_stage = write_stage + 1 == stages ? 0 : write_stage + 1;
         }
     } else if constexpr (Cfg::pipe >= 2) {
-        // The K tile is walked by a rolled loop over chunks of kc k steps, so the loop body (kc·TM·TN
-        // FFMAs) stays small enough for the instruction caches. Pipe 3 also spreads the tile's
-        // copies over the chunks instead of issuing them all after the barrier.
+        // The K tile is walked by a rolled loop over chunks of kc k steps, so the loop body
+        // (kc·TM·TN FFMAs) stays small enough for the instruction caches. Pipe 3 also spreads the
+        // tile's copies over the chunks instead of issuing them all after the barrier.
         constexpr int kc = Cfg::kc;
         constexpr int chunks = bk / kc;
 #pragma unroll

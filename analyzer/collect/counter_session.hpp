@@ -31,8 +31,7 @@ class counter_session {
     // `tensor`: also the tensor-core metrics (collect/metric_table.hpp), for a rung that uses
     // tensor cores.
     [[nodiscard]] counter_values collect(const std::function<void()>& prepare,
-                                         const std::function<void()>& launch,
-                                         bool tensor = false);
+                                         const std::function<void()>& launch, bool tensor = false);
     [[nodiscard]] const std::string& chip() const;
     [[nodiscard]] const std::vector<std::vector<std::string>>& groups() const;
 

@@ -67,8 +67,7 @@ __device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, std::uin
     asm volatile(
         "{\n.reg .b32 remote;\n"
         "mapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(
-            smem_addr(bar)),
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(smem_addr(bar)),
         "r"(cta)
         : "memory");
 #endif
@@ -206,8 +205,8 @@ __device__ __forceinline__ void fence_registers(float (&d)[N]) {
 // `stride_bytes` the distance between groups of 8 rows along K (PTX ISA, "Matrix Descriptor
 // Format"; the canonical layouts of CUTLASS's make_gmma_desc).
 [[nodiscard]] __device__ __forceinline__ std::uint64_t sw128_desc(std::uint32_t smem_byte_addr,
-                                                                 std::uint32_t leading_bytes,
-                                                                 std::uint32_t stride_bytes) {
+                                                                  std::uint32_t leading_bytes,
+                                                                  std::uint32_t stride_bytes) {
     std::uint64_t d = 0;
     d |= static_cast<std::uint64_t>((smem_byte_addr & 0x3FFFF) >> 4);
     d |= static_cast<std::uint64_t>((leading_bytes >> 4) & 0x3FFF) << 16;

@@ -32,16 +32,18 @@ std::string encode_2d(CUtensorMap& map, const void* base, map_element type, std:
     const cuuint64_t strides[1] = {row_stride * 2};  // bytes between rows
     const cuuint32_t box[2] = {box_cols, box_rows};
     const cuuint32_t element_strides[2] = {1, 1};
-    const CUresult r = encode(
-        &map,
-        type == map_element::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-        2, const_cast<void*>(base), dims, strides, box, element_strides,
-        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    const CUresult r =
+        encode(&map,
+               type == map_element::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                         : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+               2, const_cast<void*>(base), dims, strides, box, element_strides,
+               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
-        return "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(static_cast<int>(r)) +
-               " (rows " + std::to_string(rows) + ", cols " + std::to_string(cols) + ", box " +
-               std::to_string(box_rows) + "x" + std::to_string(box_cols) + ")";
+        return "cuTensorMapEncodeTiled failed with CUresult " +
+               std::to_string(static_cast<int>(r)) + " (rows " + std::to_string(rows) + ", cols " +
+               std::to_string(cols) + ", box " + std::to_string(box_rows) + "x" +
+               std::to_string(box_cols) + ")";
     return {};
 }
 

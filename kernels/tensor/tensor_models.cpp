@@ -36,12 +36,13 @@ void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_
               const std::string& residency) {
     r.refined.dram_read_bytes = w.total();
     r.refined.dram_write_bytes = dram_write_bytes(s, l2_bytes);
-    r.refined.notes.push_back("DRAM: " + residency + "; " + std::to_string(w.waves) + " waves; " +
-                      (w.fits_l2 || w.waves <= 1
-                           ? "A and B read once (they fit in half the L2 or one wave holds all)"
-                           : "each wave re-reads the strips of A and B it touches (A + B exceed "
-                             "half the L2)") +
-                      "; C read once (β ≠ 0)");
+    r.refined.notes.push_back(
+        "DRAM: " + residency + "; " + std::to_string(w.waves) + " waves; " +
+        (w.fits_l2 || w.waves <= 1
+             ? "A and B read once (they fit in half the L2 or one wave holds all)"
+             : "each wave re-reads the strips of A and B it touches (A + B exceed "
+               "half the L2)") +
+        "; C read once (β ≠ 0)");
     r.refined.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays dirty in L2 "
         "past the kernel's end)");

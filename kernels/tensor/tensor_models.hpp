@@ -37,7 +37,8 @@ struct tensor_counts {
 };
 
 // Bytes one shared-memory wavefront of the wgmma path moves:
-// sm__sass_data_bytes_mem_shared_op_gmma = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma × 128.
+// sm__sass_data_bytes_mem_shared_op_gmma = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma ×
+// 128.
 inline constexpr double gmma_wavefront_bytes = 128;
 
 // Rungs 13–17 (the configurations of tensor_rungs.hpp).

@@ -20,7 +20,9 @@ __global__ void touch_kernel(const float* p, std::size_t n, float* out) {
 
 }  // namespace
 
-void spin(long long cycles, int* sink, cudaStream_t s) { spin_kernel<<<132, 32, 0, s>>>(cycles, sink); }
+void spin(long long cycles, int* sink, cudaStream_t s) {
+    spin_kernel<<<132, 32, 0, s>>>(cycles, sink);
+}
 void touch(const float* p, std::size_t n, float* out, cudaStream_t s) {
     touch_kernel<<<1024, 256, 0, s>>>(p, n, out);
 }

@@ -129,12 +129,11 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
                 if (pred.get(key)) {
                     EXPECT_EQ(get(m->counters, key), get(pred, key)) << where << ": " << key;
                 }
-            const bool ragged =
-                m->size.m % 256 != 0 || m->size.n % 256 != 0 || m->size.k % 64 != 0;
+            const bool ragged = m->size.m % 256 != 0 || m->size.n % 256 != 0 || m->size.k % 64 != 0;
             const double tma_band = ragged ? 0.10 : 0;
             if (pred.tma_load_bytes)
-                expect_ratio(get(m->counters, keys::tma_load_bytes), *pred.tma_load_bytes,
-                             tma_band, tma_band, where + ": TMA load bytes");
+                expect_ratio(get(m->counters, keys::tma_load_bytes), *pred.tma_load_bytes, tma_band,
+                             tma_band, where + ": TMA load bytes");
         }
 
         const double dram =

@@ -25,7 +25,8 @@ TEST(TensorModels, WmmaRaggedShapeByHand) {
     const auto c = model_bf16_wmma({1000, 776, 328}, h100());
     EXPECT_DOUBLE_EQ(*c.refined.tensor_flops, 2.0 * 1024 * 896 * 352);
     EXPECT_DOUBLE_EQ(*c.refined.tensor_flops, 645'922'816.0);
-    EXPECT_DOUBLE_EQ(*c.refined.ffma, 776'000.0);  // guarded epilogue: one FMUL and one FFMA per output
+    EXPECT_DOUBLE_EQ(*c.refined.ffma,
+                     776'000.0);  // guarded epilogue: one FMUL and one FFMA per output
     EXPECT_DOUBLE_EQ(*c.refined.fmul, 776'000.0);
     EXPECT_DOUBLE_EQ(*c.refined.fadd, 0.0);
     // Shared loads. Per warp and K step 2 k16 × 6 fragments × four 32-bit loads, each one
@@ -164,7 +165,8 @@ TEST(TensorModels, ClusterAt2048ByHand) {
     EXPECT_DOUBLE_EQ(*c.refined.tma_load_bytes, a + 2 * b + cc);
     EXPECT_DOUBLE_EQ(*c.refined.tma_load_bytes, 209'715'200.0);
     EXPECT_DOUBLE_EQ(*c.refined.tma_store_bytes, cc);
-    EXPECT_DOUBLE_EQ(*c.refined.l2_requested_bytes, a + b + cc);  // a multicast box is requested once
+    EXPECT_DOUBLE_EQ(*c.refined.l2_requested_bytes,
+                     a + b + cc);  // a multicast box is requested once
     // Per CTA tile 2 consumers × 4 warps × 16 ldmatrix.x4 (and stmatrix.x4) × 4 wavefronts.
     EXPECT_DOUBLE_EQ(*c.refined.smem_ldsm_wavefronts, 128.0 * 512);
     EXPECT_DOUBLE_EQ(*c.refined.smem_stsm_wavefronts, 128.0 * 512);
