@@ -21,6 +21,13 @@ int exit_code(error_kind k) {
     return (k == error_kind::usage || k == error_kind::input) ? exit_usage : exit_failure;
 }
 
+// Every error is one line on stderr: a message that carries an argument's or a file's text
+// unescaped (a line break in --kernels) still prints as one. No cut: the library decides what
+// it quotes.
+std::string one_line(std::string_view what) {
+    return printable(what, std::string_view::npos);
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -116,7 +123,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             out << app.help();
             return 0;
         }
-        err << "tgemm-roofline: " << e.what() << " (see --help)\n";
+        err << "tgemm-roofline: " << one_line(e.what()) << " (see --help)\n";
         return exit_usage;
     }
 
@@ -127,10 +134,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         if (*peaks) return run_peaks(*peaks_opts, out, err);
         return run_main_job(*main_opts, command_line, out, err);
     } catch (const error& e) {
-        err << "tgemm-roofline: " << e.what() << "\n";
+        err << "tgemm-roofline: " << one_line(e.what()) << "\n";
         return exit_code(e.kind());
     } catch (const std::exception& e) {
-        err << "tgemm-roofline: internal error: " << e.what() << "\n";
+        err << "tgemm-roofline: internal error: " << one_line(e.what()) << "\n";
         return exit_failure;
     }
 }

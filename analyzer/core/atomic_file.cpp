@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/strings.hpp"
 #include "core/throw.hpp"
 
 namespace tgemm {
@@ -49,7 +50,9 @@ void ensure_writable_dir(const fs::path& dir) {
 
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) TGEMM_THROW(input, "cannot read '{}': {}", path.string(), std::strerror(errno));
+    if (!in)
+        TGEMM_THROW(input, "cannot read '{}': {}", printable(path.string(), 400),
+                    std::strerror(errno));
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();

@@ -9,23 +9,23 @@ namespace tgemm {
 
 namespace {
 
-// The largest side we accept: three 65536² FP32 matrices are already 48 GiB.
-constexpr std::int64_t max_side = 65536;
-
-std::int64_t parse_side(std::string_view all, std::string_view part) {
+std::int64_t parse_side(std::string_view whole, std::string_view part) {
+    const auto all = printable(whole);
     const auto text = trim(part);
     if (text.empty()) TGEMM_THROW(usage, "size '{}' has an empty dimension", all);
     std::int64_t value = 0;
     const auto* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
     if (ec == std::errc::result_out_of_range)
-        TGEMM_THROW(usage, "size '{}' is too large (the limit is {} per dimension)", all, max_side);
+        TGEMM_THROW(usage, "size '{}' is too large (the limit is {} per dimension)", all,
+                    max_shape_side);
     if (ec != std::errc{} || ptr != end)
         TGEMM_THROW(
             usage, "size '{}' is not a number: write N or MxNxK, e.g. 4096 or 4096x2048x1024", all);
     if (value <= 0) TGEMM_THROW(usage, "size '{}' must be positive", all);
-    if (value > max_side)
-        TGEMM_THROW(usage, "size '{}' is too large (the limit is {} per dimension)", all, max_side);
+    if (value > max_shape_side)
+        TGEMM_THROW(usage, "size '{}' is too large (the limit is {} per dimension)", all,
+                    max_shape_side);
     return value;
 }
 
@@ -39,12 +39,12 @@ shape parse_shape(std::string_view text) {
     }
     if (parts.size() == 3)
         return {parse_side(text, parts[0]), parse_side(text, parts[1]), parse_side(text, parts[2])};
-    TGEMM_THROW(usage, "size '{}' must be N or MxNxK", text);
+    TGEMM_THROW(usage, "size '{}' must be N or MxNxK", printable(text));
 }
 
-std::vector<shape> parse_shapes(std::string_view text) {
+std::vector<shape> parse_shapes(std::string_view text, std::string_view option) {
     std::vector<shape> out;
-    if (trim(text).empty()) TGEMM_THROW(usage, "--sizes is empty: give e.g. 1024,2048,4096");
+    if (trim(text).empty()) TGEMM_THROW(usage, "{} is empty: give e.g. 1024,2048,4096", option);
     for (const auto part : split(text, ',')) out.push_back(parse_shape(trim(part)));
     return out;
 }

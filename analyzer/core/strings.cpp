@@ -52,14 +52,21 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::string closest(std::string_view name, std::span<const std::string> candidates) {
     const auto key = lower(name);
+    // Beyond half the name's length the "suggestion" is noise.
+    const auto noise = std::max<std::size_t>(2, key.size() / 2);
     std::string best;
     std::pair<std::size_t, std::size_t> best_score{std::string::npos, std::string::npos};
     for (const auto& c : candidates) {
         const auto cand = lower(c);
-        const auto raw = edit_distance(key, cand);
         // A prefix ("naive" for "naive_uncoalesced") is a strong hint even when far in
         // edits; among equal hints the nearer spelling wins.
         const bool prefix = cand.starts_with(key) || key.starts_with(cand);
+        // The distance is at least the difference in length, and exactly that for a prefix:
+        // a name far longer than every candidate (an argument of a megabyte) costs no
+        // quadratic table.
+        const auto gap =
+            key.size() > cand.size() ? key.size() - cand.size() : cand.size() - key.size();
+        const auto raw = (prefix || gap > noise) ? gap : edit_distance(key, cand);
         const std::pair<std::size_t, std::size_t> score{
             prefix ? std::min<std::size_t>(raw, 1) : raw, raw};
         if (score < best_score) {
@@ -67,9 +74,30 @@ std::string closest(std::string_view name, std::span<const std::string> candidat
             best = c;
         }
     }
-    // Beyond half the name's length the "suggestion" is noise.
-    if (best_score.first > std::max<std::size_t>(2, key.size() / 2)) return {};
+    if (best_score.first > noise) return {};
     return best;
+}
+
+std::string printable(std::string_view s, std::size_t limit) {
+    std::size_t cut = std::min(s.size(), limit);
+    while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    std::string out;
+    out.reserve(cut + 8);
+    for (const char ch : s.substr(0, cut)) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else if (c < 0x20 || c == 0x7f)
+            out += fmt::format("\\x{:02x}", c);
+        else
+            out += ch;
+    }
+    if (cut < s.size()) out += fmt::format("... ({} bytes)", s.size());
+    return out;
 }
 
 std::string join(std::span<const std::string> items, std::string_view sep) {
@@ -85,9 +113,10 @@ std::string unknown_name_message(std::string_view what, std::string_view name,
                                  std::span<const std::string> candidates) {
     const auto guess = closest(name, candidates);
     if (guess.empty())
-        return fmt::format("unknown {} '{}' (known: {})", what, name, join(candidates, ", "));
-    return fmt::format("unknown {} '{}'; did you mean '{}'? (known: {})", what, name, guess,
-                       join(candidates, ", "));
+        return fmt::format("unknown {} '{}' (known: {})", what, printable(name),
+                           join(candidates, ", "));
+    return fmt::format("unknown {} '{}'; did you mean '{}'? (known: {})", what, printable(name),
+                       guess, join(candidates, ", "));
 }
 
 }  // namespace tgemm

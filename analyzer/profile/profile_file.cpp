@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
+#include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "profile/profile_json.hpp"
 
@@ -11,24 +12,31 @@ namespace tgemm {
 namespace fs = std::filesystem;
 
 profile parse_profile(std::string_view text, const std::string& origin) {
+    const auto name = printable(origin, 400);
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // nlohmann's message carries the byte offset; keep it, drop its "[json.exception...]".
+    } catch (const nlohmann::json::exception& e) {
+        // A syntax error, or a number beyond a double ("1e999", out_of_range 406). nlohmann's
+        // message carries the byte offset; keep it, drop its "[json.exception...]".
         std::string what = e.what();
         if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
-        TGEMM_THROW(input, "{}: not valid JSON ({})", origin, what);
+        TGEMM_THROW(input, "{}: not valid JSON ({})", name, printable(what, 300));
     }
     try {
         return profile_from_json(j);
     } catch (const error& e) {
-        TGEMM_THROW(input, "{}: {}", origin, e.what());
+        TGEMM_THROW(input, "{}: {}", name, e.what());
+    } catch (const nlohmann::json::exception& e) {
+        // The reader checks each value's type before it reads it: this is a gap in those checks,
+        // still reported as what it is, a file this tool cannot read.
+        TGEMM_THROW(input, "{}: unreadable profile ({})", name, printable(e.what(), 300));
     }
 }
 
 profile read_profile(const fs::path& path) {
-    if (!fs::exists(path)) TGEMM_THROW(input, "profile '{}' does not exist", path.string());
+    if (!fs::exists(path))
+        TGEMM_THROW(input, "profile '{}' does not exist", printable(path.string(), 400));
     return parse_profile(read_file(path), path.string());
 }
 

@@ -1,6 +1,7 @@
 #include "profile/profile_json.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "core/strings.hpp"
 #include "core/throw.hpp"
@@ -77,6 +78,38 @@ std::int64_t need_positive_int(const json& j, const char* key, const std::string
     return v.get<std::int64_t>();
 }
 
+// A count held in an int (SMs, lanes, runs, ...): a larger value would wrap.
+int need_positive_int32(const json& j, const char* key, const std::string& where) {
+    const auto v = need_positive_int(j, key, where);
+    if (v > std::numeric_limits<int>::max())
+        bad(where + "." + key,
+            fmt::format("{} is too large (the limit is {})", v, std::numeric_limits<int>::max()));
+    return static_cast<int>(v);
+}
+
+// alpha and beta are floats: a larger double does not convert.
+float need_float(const json& j, const char* key, const std::string& where) {
+    const double d = need_number(j, key, where);
+    if (std::abs(d) > std::numeric_limits<float>::max())
+        bad(where + "." + key, "does not fit in a 32-bit float");
+    return static_cast<float>(d);
+}
+
+// A matrix side: positive, and no larger than the command line accepts, so that no product of
+// sides overflows downstream.
+std::int64_t need_side(const json& j, const char* key, const std::string& where) {
+    const auto v = need_positive_int(j, key, where);
+    if (v > max_shape_side)
+        bad(where + "." + key,
+            fmt::format("{} is too large (the limit is {} per dimension)", v, max_shape_side));
+    return v;
+}
+
+// A key of the file as it goes into a path in a message.
+std::string key_text(std::string_view k) {
+    return printable(k, 60);
+}
+
 std::string need_string(const json& j, const char* key, const std::string& where) {
     const auto& v = need(j, key, where);
     if (!v.is_string()) bad(where + "." + key, "expected a string");
@@ -97,11 +130,11 @@ std::map<std::string, double, std::less<>> read_numbers(const json& j, const std
         if (v.is_null()) continue;
         if (!v.is_number()) {
             if (allow_other_types) continue;
-            bad(where + "." + k, "expected a number or null");
+            bad(where + "." + key_text(k), "expected a number or null");
         }
         const double d = v.get<double>();
         if (!std::isfinite(d) || d < 0)
-            bad(where + "." + k, "must be a finite, non-negative number");
+            bad(where + "." + key_text(k), "must be a finite, non-negative number");
         out[k] = d;
     }
     return out;
@@ -131,10 +164,9 @@ measurement read_measurement(const json& j, const std::string& where) {
     measurement m;
     m.kernel = need_string(j, "kernel", where);
     m.dtype = need_string(j, "dtype", where);
-    m.size = {need_positive_int(j, "m", where), need_positive_int(j, "n", where),
-              need_positive_int(j, "k", where)};
-    m.alpha = static_cast<float>(need_number(j, "alpha", where));
-    m.beta = static_cast<float>(need_number(j, "beta", where));
+    m.size = {need_side(j, "m", where), need_side(j, "n", where), need_side(j, "k", where)};
+    m.alpha = need_float(j, "alpha", where);
+    m.beta = need_float(j, "beta", where);
     const auto& verified = need(j, "verified", where);
     if (!verified.is_boolean()) bad(where + ".verified", "expected true or false");
     m.verified = verified.get<bool>();
@@ -146,7 +178,7 @@ measurement read_measurement(const json& j, const std::string& where) {
         t.median_ms = need_number(*it, "median", w);
         t.min_ms = need_number(*it, "min", w);
         t.max_ms = need_number(*it, "max", w);
-        t.runs = static_cast<int>(need_positive_int(*it, "runs", w));
+        t.runs = need_positive_int32(*it, "runs", w);
         if (const auto f = it->find("l2_flushed"); f != it->end() && f->is_boolean())
             t.l2_flushed = f->get<bool>();
         if (!(t.min_ms > 0 && t.min_ms <= t.median_ms && t.median_ms <= t.max_ms))
@@ -155,7 +187,7 @@ measurement read_measurement(const json& j, const std::string& where) {
     }
     m.counters = read_numbers(need(j, "counters", where), where + ".counters", false);
     if (j.contains("counter_passes"))
-        m.counter_passes = static_cast<int>(need_positive_int(j, "counter_passes", where));
+        m.counter_passes = need_positive_int32(j, "counter_passes", where);
     m.model = read_model(need(j, "model", where), where + ".model");
     if (j.contains("skipped")) m.skipped = need_string(j, "skipped", where);
     if (m.verified == false && !m.skipped && (m.time || !m.counters.empty()))
@@ -184,9 +216,7 @@ void read_sm_limits(const json& g, gpu_info& gpu) {
     const auto optin = need_positive_int(g, "smem_per_block_optin", "gpu");
     if (const auto it = g.find("sm_limits"); it != g.end()) {
         const std::string w = "gpu.sm_limits";
-        const auto positive = [&](const char* key) {
-            return static_cast<int>(need_positive_int(*it, key, w));
-        };
+        const auto positive = [&](const char* key) { return need_positive_int32(*it, key, w); };
         auto& l = gpu.limits;
         l.threads_per_sm = positive("threads_per_sm");
         l.ctas_per_sm = positive("ctas_per_sm");
@@ -197,6 +227,8 @@ void read_sm_limits(const json& g, gpu_info& gpu) {
         l.smem_per_sm = need_positive_int(*it, "smem_per_sm", w);
         const double reserved = need_number(*it, "smem_reserved_per_cta", w);
         if (reserved < 0) bad(w + ".smem_reserved_per_cta", "must not be negative");
+        if (reserved > static_cast<double>(l.smem_per_sm))
+            bad(w + ".smem_reserved_per_cta", "must not exceed smem_per_sm");
         l.smem_reserved_per_cta = static_cast<std::int64_t>(reserved);
         l.smem_unit = positive("smem_unit");
         l.smem_per_cta_optin = optin;
@@ -221,7 +253,8 @@ void read_sm_limits(const json& g, gpu_info& gpu) {
             // An unreadable cc leaves the limits unknown, as an unknown one does.
         }
     }
-    if (gpu.limits.known()) gpu.limits.smem_per_cta_optin = optin;
+    // Kept when the rest is unknown too: the file records it, and a rewrite writes it back.
+    gpu.limits.smem_per_cta_optin = optin;
 }
 
 }  // namespace
@@ -243,8 +276,10 @@ void to_json(json& j, const profile& p) {
                 {"bus_width_bits", g.bus_width_bits},
                 {"l2_bytes", g.l2_bytes},
                 // Kept beside sm_limits: schema 1.1 readers require it.
-                {"smem_per_block_optin", g.limits.smem_per_cta_optin},
-                {"sm_limits", to_json_limits(g)}};
+                {"smem_per_block_optin", g.limits.smem_per_cta_optin}};
+    // Unknown limits (a 1.0 or 1.1 profile of a GPU the spec database does not know) are left
+    // out, as that profile had them, rather than written as zeros no reader accepts.
+    if (g.limits.known()) j["gpu"]["sm_limits"] = to_json_limits(g);
     const auto& e = p.env;
     j["env"] = {{"tool_version", e.tool_version}, {"driver", e.driver}, {"cuda", e.cuda},
                 {"command", e.command},           {"date", e.date},     {"host", e.host}};
@@ -269,14 +304,14 @@ profile profile_from_json(const json& j) {
     if (!j.is_object()) bad("profile", "the top level is not a JSON object");
     const auto schema = need_string(j, "schema", "profile");
     if (!schema.starts_with(profile_schema_prefix))
-        bad("schema", fmt::format("'{}' is not a tgemm-roofline profile", schema));
+        bad("schema", fmt::format("'{}' is not a tgemm-roofline profile", printable(schema)));
     const auto version = schema.substr(profile_schema_prefix.size());
     const auto parts = split(version, '.');
     try {
         p.schema_major = std::stoi(std::string(parts.at(0)));
         p.schema_minor = parts.size() > 1 ? std::stoi(std::string(parts[1])) : 0;
     } catch (const std::exception&) {
-        bad("schema", fmt::format("cannot read the version in '{}'", schema));
+        bad("schema", fmt::format("cannot read the version in '{}'", printable(schema)));
     }
     if (p.schema_major != profile_schema_major)
         bad("schema", fmt::format("version {}.{} is not supported: this tool reads {}.x; "
@@ -288,17 +323,17 @@ profile profile_from_json(const json& j) {
     else if (src == "predicted")
         p.source = profile_source::predicted;
     else
-        bad("source", fmt::format("'{}' is neither 'measured' nor 'predicted'", src));
+        bad("source", fmt::format("'{}' is neither 'measured' nor 'predicted'", printable(src)));
 
     const auto& g = need(j, "gpu", "profile");
     p.gpu.key = need_string(g, "key", "gpu");
     p.gpu.name = need_string(g, "name", "gpu");
     p.gpu.cc = need_string(g, "cc", "gpu");
-    p.gpu.sm_count = static_cast<int>(need_positive_int(g, "sm_count", "gpu"));
-    p.gpu.fp32_lanes_per_sm = static_cast<int>(need_positive_int(g, "fp32_lanes_per_sm", "gpu"));
+    p.gpu.sm_count = need_positive_int32(g, "sm_count", "gpu");
+    p.gpu.fp32_lanes_per_sm = need_positive_int32(g, "fp32_lanes_per_sm", "gpu");
     p.gpu.sm_clock_mhz = need_number(g, "sm_clock_mhz", "gpu");
     p.gpu.mem_clock_mhz = need_number(g, "mem_clock_mhz", "gpu");
-    p.gpu.bus_width_bits = static_cast<int>(need_positive_int(g, "bus_width_bits", "gpu"));
+    p.gpu.bus_width_bits = need_positive_int32(g, "bus_width_bits", "gpu");
     p.gpu.l2_bytes = need_positive_int(g, "l2_bytes", "gpu");
     read_sm_limits(g, p.gpu);
 
@@ -313,7 +348,7 @@ profile profile_from_json(const json& j) {
     const auto& peaks = need(j, "peaks", "profile");
     if (!peaks.is_object()) bad("peaks", "expected an object");
     for (const auto& [k, v] : peaks.items()) {
-        const auto w = "peaks." + k;
+        const auto w = "peaks." + key_text(k);
         roof r;
         r.theoretical = need_number(v, "theoretical", w);
         if (r.theoretical <= 0) bad(w + ".theoretical", "must be positive");
