@@ -13,6 +13,16 @@ namespace tgemm {
 
 namespace {
 
+// The 16 bytes in nvidia-smi's form: GPU-8-4-4-4-12 hex digits.
+std::string uuid_string(const cudaUUID_t& u) {
+    std::string s = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+        s += fmt::format("{:02x}", static_cast<unsigned char>(u.bytes[i]));
+    }
+    return s;
+}
+
 std::string version_string(int v) {
     return fmt::format("{}.{}", v / 1000, (v % 1000) / 10);
 }
@@ -107,6 +117,7 @@ device_probe probe_local_device() {
     g.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth, d.index);
     g.l2_bytes = attr(cudaDevAttrL2CacheSize, d.index);
     read_sm_limits(g, prop.major, prop.minor, d.index);
+    d.uuid = uuid_string(prop.uuid);
     int v = 0;
     cudaRuntimeGetVersion(&v);
     d.cuda_runtime = version_string(v);

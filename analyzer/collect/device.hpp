@@ -14,6 +14,8 @@ struct local_device {
     std::string driver;        // kernel module version, e.g. "580.159.04", else the API version
     std::string cuda_runtime;  // "13.0"
     std::string cuda_driver_api;
+    // "GPU-xxxxxxxx-xxxx-...", as nvidia-smi -L prints it: a fleet's rows name their card by it.
+    std::string uuid;
 };
 
 struct device_probe {

@@ -59,10 +59,10 @@ void add_counters(measurement& row, const counter_values& cv) {
 
 }  // namespace
 
-bool measure_options::includes(const rung& r, const shape& s) const {
-    const bool tensor_only = std::find(tensor_only_shapes.begin(), tensor_only_shapes.end(), s) !=
-                             tensor_only_shapes.end();
-    return !tensor_only || r.types.ab != element_type::fp32;
+std::vector<work_item> measure_options::work_list() const {
+    std::vector<work_kernel> kernels;
+    for (const auto* r : rungs) kernels.push_back({r->id, r->types.ab != element_type::fp32});
+    return make_work_list(kernels, shapes, tensor_only_shapes);
 }
 
 measure_outcome measure(const local_device& device, const measure_options& opts) {
@@ -75,9 +75,10 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     measure_outcome out;
     out.result = measured_profile_header(device, opts.command);
     const auto mc = model_context_for(device.info);
-    int total = 0;
-    for (const auto& s : opts.shapes)
-        for (const auto* r : opts.rungs) total += opts.includes(*r, s) ? 1 : 0;
+    const auto whole = opts.work_list();
+    const auto items = shard_of(whole, opts.part);
+    out.result.env.work_list = work_list_record{static_cast<std::int64_t>(whole.size()), opts.part};
+    const int total = static_cast<int>(items.size());
     int done = 0;
     auto progress = [&](const std::string& what) {
         if (opts.on_progress) opts.on_progress({done, total, what});
@@ -93,7 +94,11 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     std::unique_ptr<counter_session> counters;
     if (opts.counters) counters = std::make_unique<counter_session>(device.index);
 
-    for (const auto& s : opts.shapes) {
+    // The list is shape-major, and so is every shard of it: each shape's items are consecutive.
+    for (std::size_t first = 0; first < items.size();) {
+        const shape s = items[first].size;
+        std::size_t end = first;
+        while (end < items.size() && items[end].size == s) ++end;
         // One workspace per set of operand types at this shape, made when a rung first needs it.
         std::vector<std::unique_ptr<workspace>> spaces;
         const auto space_for = [&](const operand_types& types) -> const workspace& {
@@ -108,8 +113,8 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
                                                          cublas.get(), seed));
             return *spaces.back();
         };
-        for (const auto* r : opts.rungs) {
-            if (!opts.includes(*r, s)) continue;
+        for (; first < end; ++first) {
+            const rung* r = opts.rungs[items[first].kernel];
             measurement row;
             row.kernel = r->id;
             row.dtype = r->dtype();

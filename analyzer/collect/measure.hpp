@@ -7,6 +7,7 @@
 
 #include "collect/device.hpp"
 #include "collect/timer.hpp"
+#include "core/work_list.hpp"
 #include "profile/profile.hpp"
 #include "rung.hpp"
 
@@ -37,8 +38,12 @@ struct measure_options {
     std::string command;
     std::function<void(const progress_event&)> on_progress;
 
-    // Whether rung r is measured at shape s.
-    [[nodiscard]] bool includes(const rung& r, const shape& s) const;
+    // Which part of the work list this run measures (--shard); the whole list by default.
+    shard part;
+
+    // Every (rung, shape) pair of the run, in order (core/work_list.hpp); kernel indices are
+    // into `rungs`.
+    [[nodiscard]] std::vector<work_item> work_list() const;
 };
 
 struct measure_outcome {

@@ -1,7 +1,6 @@
 #include "ladder/predict.hpp"
 
-#include <algorithm>
-
+#include "core/work_list.hpp"
 #include "gpu/peaks.hpp"
 
 namespace tgemm {
@@ -19,22 +18,23 @@ profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& ru
     p.env.cuda = "none (predicted)";
     p.peaks = theoretical_roofs(p.gpu);
     const auto mc = model_context_for(p.gpu);
-    for (const auto& s : shapes) {
-        const bool restricted =
-            std::find(tensor_only.begin(), tensor_only.end(), s) != tensor_only.end();
-        for (const auto* r : rungs) {
-            if (restricted && r->types.ab == element_type::fp32) continue;
-            measurement row;
-            row.kernel = r->id;
-            row.dtype = r->dtype();
-            row.size = s;
-            // A row the GPU cannot run has no model either: it may not place its CTAs there.
-            if (auto why = r->can_run(p.gpu, s))
-                row.skipped = *why;
-            else
-                row.model = r->model(s, mc);
-            p.measurements.push_back(std::move(row));
-        }
+    std::vector<work_kernel> kernels;
+    for (const auto* r : rungs) kernels.push_back({r->id, r->types.ab != element_type::fp32});
+    const auto list = make_work_list(kernels, shapes, tensor_only);
+    p.env.work_list = work_list_record{static_cast<std::int64_t>(list.size()), {}};
+    for (const auto& item : list) {
+        const auto* r = rungs[item.kernel];
+        const auto& s = item.size;
+        measurement row;
+        row.kernel = r->id;
+        row.dtype = r->dtype();
+        row.size = s;
+        // A row the GPU cannot run has no model either: it may not place its CTAs there.
+        if (auto why = r->can_run(p.gpu, s))
+            row.skipped = *why;
+        else
+            row.model = r->model(s, mc);
+        p.measurements.push_back(std::move(row));
     }
     return p;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "core/work_list.hpp"
 #include "gpu/gpu_info.hpp"
 #include "gpu/roof.hpp"
 #include "model/rung_model.hpp"
@@ -15,11 +16,22 @@
 namespace tgemm {
 
 inline constexpr int profile_schema_major = 1;
-// 1.1: measured peaks (roof fields); 1.2: the GPU's SM limits (gpu.sm_limits).
-inline constexpr int profile_schema_minor = 2;
+// 1.1: measured peaks (roof fields); 1.2: the GPU's SM limits (gpu.sm_limits); 1.3: the run's
+// work list and shard (env.work_list), the GPU's index and UUID, and each merged row's
+// provenance (docs/fleet.md).
+inline constexpr int profile_schema_minor = 3;
 inline constexpr std::string_view profile_schema_prefix = "tgemm-roofline/profile/";
 
 enum class profile_source { measured, predicted };
+
+// The work list of the run (core/work_list.hpp): its size, and which shard of it this profile
+// holds when it is one.
+struct work_list_record {
+    std::int64_t size = 0;
+    shard part;  // whole() for a whole run or a merge
+
+    friend bool operator==(const work_list_record&, const work_list_record&) = default;
+};
 
 struct env_info {
     std::string tool_version;
@@ -28,6 +40,24 @@ struct env_info {
     std::string command;
     std::string date;  // ISO 8601 UTC
     std::string host;
+    std::optional<int> gpu_index;  // the CUDA device index the run used
+    std::string gpu_uuid;          // "GPU-xxxxxxxx-...", when the runtime reports one
+    // Absent in profiles before 1.3: then the rows are taken as one whole run.
+    std::optional<work_list_record> work_list;
+};
+
+// Where a merged row was measured: its run's env, and its position in the work list. Only
+// `merge` writes it; a single run's rows have their profile's env.
+struct row_provenance {
+    std::string host;
+    std::optional<int> gpu_index;
+    std::string gpu_uuid;
+    std::string driver;
+    std::string date;
+    std::string shard;  // "i/n", empty for a whole run
+    std::int64_t work_index = 0;
+
+    friend bool operator==(const row_provenance&, const row_provenance&) = default;
 };
 
 struct timing {
@@ -51,7 +81,8 @@ struct measurement {
     std::map<std::string, double, std::less<>> counters;
     std::optional<int> counter_passes;
     rung_model model;
-    std::optional<std::string> skipped;  // why this (rung, shape) was not measured
+    std::optional<std::string> skipped;        // why this (rung, shape) was not measured
+    std::optional<row_provenance> provenance;  // set by merge
 
     [[nodiscard]] std::optional<double> counter(std::string_view key) const;
 };

@@ -6,6 +6,7 @@
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "gpu/spec.hpp"
+#include "profile/provenance_json.hpp"
 
 namespace tgemm {
 
@@ -47,6 +48,7 @@ json to_json_measurement(const measurement& m) {
     if (m.counter_passes) j["counter_passes"] = *m.counter_passes;
     j["model"] = to_json_model(m.model);
     if (m.skipped) j["skipped"] = *m.skipped;
+    if (m.provenance) j["provenance"] = to_json(*m.provenance);
     return j;
 }
 
@@ -190,6 +192,8 @@ measurement read_measurement(const json& j, const std::string& where) {
         m.counter_passes = need_positive_int32(j, "counter_passes", where);
     m.model = read_model(need(j, "model", where), where + ".model");
     if (j.contains("skipped")) m.skipped = need_string(j, "skipped", where);
+    if (const auto it = j.find("provenance"); it != j.end() && !it->is_null())
+        m.provenance = read_row_provenance(*it, where + ".provenance");
     if (m.verified == false && !m.skipped && (m.time || !m.counters.empty()))
         bad(where, "has timings or counters but is not verified");
     return m;
@@ -283,6 +287,7 @@ void to_json(json& j, const profile& p) {
     const auto& e = p.env;
     j["env"] = {{"tool_version", e.tool_version}, {"driver", e.driver}, {"cuda", e.cuda},
                 {"command", e.command},           {"date", e.date},     {"host", e.host}};
+    env_fleet_to_json(j["env"], e);
     json peaks = json::object();
     for (const auto& [k, r] : p.peaks) {
         json pj = {{"theoretical", r.theoretical}, {"unit", r.unit}, {"method", r.method}};
@@ -344,6 +349,7 @@ profile profile_from_json(const json& j) {
     p.env.command = opt_string(e, "command");
     p.env.date = need_string(e, "date", "env");
     p.env.host = opt_string(e, "host");
+    read_env_fleet(e, p.env);
 
     const auto& peaks = need(j, "peaks", "profile");
     if (!peaks.is_object()) bad("peaks", "expected an object");

@@ -31,7 +31,10 @@ profile sample() {
              .cuda = "13.0",
              .command = "tgemm-roofline --gpu h100",
              .date = "2026-11-22T13:00:00Z",
-             .host = "x"};
+             .host = "x",
+             .gpu_index = 0,
+             .gpu_uuid = "GPU-00112233-4455-6677-8899-aabbccddeeff",
+             .work_list = work_list_record{.size = 2, .part = {}}};
     p.peaks["fp32"].theoretical = 66.9e12;
     p.peaks["fp32"].unit = "FLOP/s";
     p.peaks["fp32"].method = "spec";
@@ -120,7 +123,7 @@ TEST(ProfileIo, RoundTripsEveryField) {
     EXPECT_EQ(q.peaks.at("fp32").note, "why");
     EXPECT_FALSE(q.peaks.at("dram").clock_mhz);
     EXPECT_EQ(*q.measurements[1].skipped, "verification failed: ...");
-    EXPECT_NE(text.find("\"schema\": \"tgemm-roofline/profile/1.2\""), std::string::npos);
+    EXPECT_NE(text.find("\"schema\": \"tgemm-roofline/profile/1.3\""), std::string::npos);
 }
 
 TEST(ProfileIo, NullCounterMeansNotCollected) {
@@ -134,7 +137,7 @@ TEST(ProfileIo, CorruptFilesNameTheProblem) {
     EXPECT_NE(error_of("{ not json").find("bad.json: not valid JSON"), std::string::npos);
     EXPECT_NE(error_of(good.substr(0, good.size() / 2)).find("not valid JSON"), std::string::npos);
     EXPECT_NE(
-        error_of(with(good, "profile/1.2", "profile/2.0")).find("version 2.0 is not supported"),
+        error_of(with(good, "profile/1.3", "profile/2.0")).find("version 2.0 is not supported"),
         std::string::npos);
     EXPECT_NE(error_of(with(good, "\"sm_count\": 132,", "")).find("missing key 'sm_count'"),
               std::string::npos);
@@ -215,7 +218,7 @@ TEST(ProfileIo, SmLimitsRoundTrip) {
 // A 1.1 profile has no SM limits: they come from the spec database by the GPU's key (or its
 // compute capability), with the opt-in shared memory the file does record.
 TEST(ProfileIo, OlderProfilesTakeTheSmLimitsFromTheSpecDatabase) {
-    auto text = with(dump_profile(sample()), "profile/1.2", "profile/1.1");
+    auto text = with(dump_profile(sample()), "profile/1.3", "profile/1.1");
     const auto at = text.find(",\n    \"sm_limits\"");
     ASSERT_NE(at, std::string::npos);
     text.erase(at, text.find('}', at) + 1 - at);

@@ -110,8 +110,12 @@ inline profile synthetic_profile() {
     profile p;
     p.source = profile_source::measured;
     p.gpu = synthetic_h100();
-    p.env = {"0.1.0",   "580.95.05", "13.0", "tgemm-roofline --gpu h100", "2026-11-22T10:00:00Z",
-             "gpu-node"};
+    p.env.tool_version = "0.1.0";
+    p.env.driver = "580.95.05";
+    p.env.cuda = "13.0";
+    p.env.command = "tgemm-roofline --gpu h100";
+    p.env.date = "2026-11-22T10:00:00Z";
+    p.env.host = "gpu-node";
     auto& fp32 = p.peaks[std::string(roofs::fp32)];
     fp32.theoretical = h100_fp32;
     fp32.unit = "FLOP/s";
