@@ -69,6 +69,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     app.add_option("--runs", main_opts->runs, "minimum timed launches per kernel and size")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
+    app.add_option("--shard", main_opts->shard,
+                   "i/n: measure only every n-th (kernel, size) pair of the run's work list, "
+                   "starting at i (0 <= i < n), into a partial profile (default "
+                   "profiles/<gpu>.shard-<i>-of-<n>.json) that `merge` combines; renders no "
+                   "report (docs/fleet.md)");
 
     auto report_opts = std::make_shared<report_options>();
     auto* report = app.add_subcommand("report", "render a stored profile (no GPU needed)");
@@ -98,6 +103,23 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     rk->add_option("--repeat", rk_opts->repeat, "launches")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
+
+    auto merge_opts = std::make_shared<merge_options>();
+    auto* merge = app.add_subcommand(
+        "merge",
+        "combine profiles of one GPU model (the shards of a run, or runs on several GPUs of that "
+        "model) into one, rows in the order one run writes them, each row with its provenance; "
+        "refuses profiles of different GPU models (merge each model's separately), schemas or "
+        "tool versions (docs/fleet.md)");
+    merge->add_option("profiles", merge_opts->inputs, "profile JSON files")->required();
+    merge
+        ->add_option("-o,--out", merge_opts->out,
+                     "the merged profile; an existing one is kept as "
+                     "<stem>.previous-<date>.json")
+        ->required();
+    merge->add_flag("--prefer-latest", merge_opts->prefer_latest,
+                    "when two profiles hold different rows for one (kernel, size), keep the one "
+                    "measured later instead of refusing");
 
     auto peaks_opts = std::make_shared<peaks_options>();
     auto* peaks = app.add_subcommand(
@@ -132,6 +154,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         if (*list) return run_list(*list_opts, out);
         if (*rk) return run_kernel_once(*rk_opts, out);
         if (*peaks) return run_peaks(*peaks_opts, out, err);
+        if (*merge) return run_merge(*merge_opts, out, err);
         return run_main_job(*main_opts, command_line, out, err);
     } catch (const error& e) {
         err << "tgemm-roofline: " << one_line(e.what()) << "\n";

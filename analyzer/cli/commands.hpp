@@ -12,5 +12,6 @@ int run_report(const report_options& o, std::ostream& out, std::ostream& err);
 int run_list(const list_options& o, std::ostream& out);
 int run_kernel_once(const run_kernel_options& o, std::ostream& out);
 int run_peaks(const peaks_options& o, std::ostream& out, std::ostream& err);
+int run_merge(const merge_options& o, std::ostream& out, std::ostream& err);
 
 }  // namespace tgemm::cli

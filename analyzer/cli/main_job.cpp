@@ -45,17 +45,32 @@ target resolve_target(const std::string& requested, std::ostream& err) {
     return {spec.key, std::nullopt};
 }
 
+// The warnings and failures of a run, after its files are written.
+int finish(const measure_outcome& outcome, std::ostream& err) {
+    for (const auto& w : outcome.peak_warnings) err << "tgemm-roofline: " << w << "\n";
+    for (const auto& f : outcome.failures) err << "tgemm-roofline: " << f << "\n";
+    if (!outcome.failures.empty())
+        TGEMM_THROW(verify, "{} kernel/size pair(s) failed verification and were not measured",
+                    outcome.failures.size());
+    return 0;
+}
+
 int measure_and_render(const local_device& dev, const main_options& o,
                        const std::vector<const rung*>& rungs, const std::vector<shape>& shapes,
-                       const std::vector<shape>& tensor_only, const fs::path& profile_path,
-                       const fs::path& out_dir, const std::string& command_line, std::ostream& out,
-                       std::ostream& err) {
-    err << "tgemm-roofline: measuring on this machine's " << dev.info.name << " (" << rungs.size()
-        << " kernels x " << shapes.size() << " sizes)\n";
+                       const std::vector<shape>& tensor_only, const shard& part,
+                       const fs::path& profile_path, const fs::path& out_dir,
+                       const std::string& command_line, std::ostream& out, std::ostream& err) {
     measure_options mo;
     mo.rungs = rungs;
     mo.shapes = shapes;
     mo.tensor_only_shapes = tensor_only;
+    mo.part = part;
+    err << "tgemm-roofline: measuring on this machine's " << dev.info.name << " (" << rungs.size()
+        << " kernels x " << shapes.size() << " sizes";
+    if (!part.whole())
+        err << "; shard " << to_string(part) << ": " << part.size_of(mo.work_list().size())
+            << " of " << mo.work_list().size() << " pairs";
+    err << ")\n";
     mo.counters = !o.no_counters;
     mo.peaks = !o.no_peaks;
     mo.timing.min_runs = o.runs;
@@ -69,15 +84,16 @@ int measure_and_render(const local_device& dev, const main_options& o,
     const auto kept = write_profile(profile_path, outcome.result);
     if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
     out << "wrote " << profile_path.string() << "\n";
+    if (!part.whole()) {
+        // One shard's report would show a fraction of the ladder as if it were the run.
+        out << "a shard renders no report: merge the shards (tgemm-roofline merge ... -o OUT.json) "
+               "and render that\n";
+        return finish(outcome, err);
+    }
     render_stored(outcome.result, out_dir, profile_path.string());
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";
-    for (const auto& w : outcome.peak_warnings) err << "tgemm-roofline: " << w << "\n";
-    for (const auto& f : outcome.failures) err << "tgemm-roofline: " << f << "\n";
-    if (!outcome.failures.empty())
-        TGEMM_THROW(verify, "{} kernel/size pair(s) failed verification and were not measured",
-                    outcome.failures.size());
-    return 0;
+    return finish(outcome, err);
 }
 
 }  // namespace
@@ -87,17 +103,25 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
     // Validate everything the user typed before touching the GPU or the disk.
     const auto [shapes, tensor_only] = plan_sizes(o);
     const auto rungs = rung_registry::get().select(o.kernels);
+    const auto part = o.shard.empty() ? shard{} : parse_shard(o.shard);
     const auto t = resolve_target(o.gpu, err);
+    if (!part.whole() && !(t.local && !o.offline))
+        TGEMM_THROW(usage, "--shard {} measures, and there is no {} to measure on here{}",
+                    to_string(part), t.key, o.offline ? " (--offline)" : "");
+    // A shard never takes the whole run's file: its default name says which part it is.
+    const auto default_name =
+        part.whole() ? t.key + ".json"
+                     : fmt::format("{}.shard-{}-of-{}.json", t.key, part.index, part.count);
     const fs::path profile_path =
-        o.profile.empty() ? fs::path("profiles") / (t.key + ".json") : fs::path(o.profile);
+        o.profile.empty() ? fs::path("profiles") / default_name : fs::path(o.profile);
     const fs::path out_dir = o.out.empty() ? fs::path("reports") / t.key : fs::path(o.out);
     ensure_writable_dir(out_dir);
 
     if (t.local && !o.offline) {
         ensure_writable_dir(profile_path.has_parent_path() ? profile_path.parent_path()
                                                            : fs::path("."));
-        return measure_and_render(*t.local, o, rungs, shapes, tensor_only, profile_path, out_dir,
-                                  command_line, out, err);
+        return measure_and_render(*t.local, o, rungs, shapes, tensor_only, part, profile_path,
+                                  out_dir, command_line, out, err);
     }
 
     if (const auto stored = load_stored_profile(profile_path, t.key)) {

@@ -1,6 +1,7 @@
 #pragma once
 // Options of each command. CLI11 fills them; the run_* functions only read them.
 #include <string>
+#include <vector>
 
 namespace tgemm::cli {
 
@@ -15,11 +16,12 @@ struct main_options {
     bool sizes_given = false;
     bool tensor_sizes_given = false;
     std::string out;      // default reports/<gpu>/
-    std::string profile;  // default profiles/<gpu>.json
+    std::string profile;  // default profiles/<gpu>.json (a shard's: see --shard)
     bool offline = false;
     bool no_counters = false;
     bool no_peaks = false;  // skip the peak micro-benchmarks
     int runs = 20;
+    std::string shard;  // "i/n": every n-th pair of the work list from i (docs/fleet.md)
 };
 
 struct report_options {
@@ -31,6 +33,12 @@ struct report_options {
 struct list_options {
     std::string what;  // gpus | kernels | metrics
     bool tsv = false;
+};
+
+struct merge_options {
+    std::vector<std::string> inputs;
+    std::string out;
+    bool prefer_latest = false;  // a conflicting duplicate keeps the later-measured row
 };
 
 struct peaks_options {

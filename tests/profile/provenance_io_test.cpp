@@ -70,8 +70,8 @@ TEST(ProvenanceIo, WholeRunHasNoShard) {
 TEST(ProvenanceIo, OlderProfilesHaveNone) {
     auto p = readable();
     p.schema_minor = 2;
-    auto text = with(dump_profile(p), "profile/1." + std::to_string(profile_schema_minor),
-                     "profile/1.2");
+    auto text =
+        with(dump_profile(p), "profile/1." + std::to_string(profile_schema_minor), "profile/1.2");
     const auto q = parse_profile(text, "old.json");
     EXPECT_EQ(q.schema_minor, 2);
     EXPECT_FALSE(q.env.work_list);
