@@ -54,7 +54,8 @@ std::vector<const rung*> rung_registry::select(std::string_view list) const {
     std::vector<const rung*> out;
     for (const auto part : split(list, ',')) {
         const auto name = trim(part);
-        if (name.empty()) TGEMM_THROW(usage, "--kernels has an empty name in '{}'", list);
+        if (name.empty())
+            TGEMM_THROW(usage, "--kernels has an empty name in '{}'", printable(list));
         const auto* r = &find(name);
         if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
     }
