@@ -35,6 +35,16 @@ namespace {
                         "another profiler (Nsight Compute, Nsight Systems, ...) is attached to "
                         "this process; run without it, or profile one kernel with "
                         "`tgemm-roofline run-kernel` under ncu");
+        case CUPTI_ERROR_HARDWARE_BUSY:
+            TGEMM_THROW(device,
+                        "the GPU's performance counters are busy: another process is profiling "
+                        "this GPU (CUPTI_ERROR_HARDWARE_BUSY); wait for it to finish, or use "
+                        "--no-counters to time without counters");
+        case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+            TGEMM_THROW(device,
+                        "this GPU is a MIG instance, whose performance counters CUPTI cannot "
+                        "read (CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED); use --no-counters, or a "
+                        "GPU without MIG");
         default:
             TGEMM_THROW(internal, "{} failed: {}", call, text ? text : "unknown CUPTI error");
     }
