@@ -31,9 +31,9 @@ rung_model model_cublas(const shape& s, const model_context& mc) {
     m.refined.dram_write_bytes = model::dram_write_bytes(s, mc);
     if (model::compulsory_read_bytes(s) > 0.5 * double(mc.l2_bytes))
         m.refined.notes.emplace_back(
-            "DRAM deviation: A, B and C exceed half the L2, so cuBLAS's own kernel re-reads "
-            "strips of A and B as its tiles allow; its tiling is not modelled (4096³ on the "
-            "H100: 409 MB read against 201 MB compulsory)");
+            "DRAM: A, B and C exceed half the L2, so cuBLAS's own kernel re-reads strips of A "
+            "and B as its tiles allow; its tiling is not modelled, so the compulsory reads are "
+            "a lower bound");
     model::add_dram_write_notes(m.refined);
     m.refined.notes.push_back(
         "cuBLAS picks its own kernel per shape; only its compulsory DRAM traffic is modelled");

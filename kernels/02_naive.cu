@@ -59,7 +59,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_store_wavefronts = 0;
     // DRAM: 1024 threads per CTA → 2 CTAs per SM on the H100, 264 resident. The whole wave of
     // 264 (2.06 row strips, every column tile) stays in step and streams B once (the measured
-    // 4096³ read says so; smem_tiling, same grid, does not: see the deviation note). A wave's
+    // 4096³ read says so; smem_tiling, same grid, does not: see the DRAM note). A wave's
     // strips are found again by the next one when they fit in half the L2.
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = kernels::reg_tiling::estimate_wave_dram(s, block, block, per_sm, mc);
@@ -73,7 +73,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       " CTAs, each reads the A and B strips it touches unless the previous "
                       "wave's strips fit in half the L2");
     r.notes.push_back(
-        "DRAM deviation: naive keeps a whole wave in step (4096³: 4.33 GB read = B 62 times, "
+        "DRAM: naive keeps a whole wave in step (4096³: 4.33 GB read = B 62 times, "
         "once per wave of 264 CTAs; the model gives 4.33 GB) while smem_tiling, on the same grid "
         "with the same 2 CTAs per SM, reads 8.49 GB = B 124 times, once per 132 CTAs, as its "
         "two CTAs per SM drift apart; why naive's two CTAs stay together is not derived");

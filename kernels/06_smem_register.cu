@@ -163,7 +163,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_load_bank_conflicts = 0;
 
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
-    // (reg_tiling_model.hpp, estimate_drifting_dram). See the deviation note.
+    // (reg_tiling_model.hpp, estimate_drifting_dram), the band's high end.
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = rt::estimate_drifting_dram(s, l, l, mc);
     r.dram_read_bytes = d.read_bytes();
@@ -196,11 +196,16 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
         "dirty in L2 past the kernel's end)");
-    r.notes.push_back(
-        "DRAM deviation: at 4096³ the H100 reads 1.52 GB (B 20.2 times) where one CTA per SM "
-        "in step gives 2.25 GB (B 32 times, 132-CTA groups) and the whole wave of 528 in step "
-        "0.68 GB (B 8 times): this rung's 4 CTAs per SM stay partly in step, which the model "
-        "does not derive (rungs 03-05 drift fully apart)");
+    // The 4 CTAs of an SM stay partly in step, which the model does not derive: the reads lie
+    // between the whole wave in step (the fewest) and one CTA per SM in step (the most).
+    const auto in_step = rt::estimate_wave_dram(s, l, l, per_sm, mc);
+    model::set_dram_read_band(r, in_step.read_bytes(), d.read_bytes(),
+                              "the whole wave of " + std::to_string(in_step.ctas_per_wave) +
+                                  " CTAs in step at the low end, one CTA per SM in step (the "
+                                  "model) at the high end; this rung's " +
+                                  std::to_string(per_sm) +
+                                  " CTAs per SM stay partly in step (4096³ on the H100: B read "
+                                  "20.2 times, between 8 and 32)");
     model::add_dram_write_notes(r);
     return m;
 }

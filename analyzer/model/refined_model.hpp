@@ -39,6 +39,15 @@ struct refined_model {
     std::optional<double> l2_requested_bytes, l2_coalesced_bytes;
     // One line per assumption or derivation step, shown in the report.
     std::vector<std::string> notes;
+    // Where an effect the model does not derive moves the DRAM reads, the range they must lie
+    // in, derived from the two limiting cases, with the reason (also a note, "DRAM band: ").
+    // The shipped-profile test asserts it like any other prediction.
+    struct value_band {
+        double low = 0;
+        double high = 0;
+        std::string reason;
+    };
+    std::optional<value_band> dram_read_band;
 
     // The value of `key`; empty when the model does not predict it or no field holds the key.
     [[nodiscard]] std::optional<double> get(std::string_view key) const;
@@ -110,9 +119,10 @@ namespace detail {
 
 static_assert(detail::refined_fields_are_distinct(), "one table row per key and per field");
 // A field added to the struct but not to the table would be invisible to get/set, the profile
-// file and the report: every field but `notes` has its row.
+// file and the report: every field but `notes` and the band has its row.
 static_assert(sizeof(refined_model) == refined_fields.size() * sizeof(std::optional<double>) +
-                                           sizeof(std::vector<std::string>),
+                                           sizeof(std::vector<std::string>) +
+                                           sizeof(std::optional<refined_model::value_band>),
               "every optional field of refined_model has a row in refined_fields");
 
 inline std::optional<double> refined_model::get(std::string_view key) const {

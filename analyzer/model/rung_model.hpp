@@ -94,35 +94,28 @@ inline constexpr double fp32_bytes = 4.0;
     return footprint > 0.5 * static_cast<double>(mc.l2_bytes) ? compulsory_write_bytes(s) : 0.0;
 }
 
-// What the measured DRAM writes hold besides the kernel's own (docs/measurement.md,
-// analyzer/collect/l2_flush.hpp): up to ~20 MB of dirty lines left in L2 by earlier work, which
-// no user-space flush writes back and which the kernel's traffic then pushes out.
-inline constexpr double foreign_write_bytes = 20e6;
-// The tolerance on DRAM read + write that ShippedProfile.RefinedModelsPredictTheCounters allows,
-// |measured / predicted - 1| <= 0.15, for every rung whose model has no "DRAM deviation: " note;
-// add_dram_write_notes adds that note where the foreign write-backs alone exceed it. The report
-// prints the note and applies no tolerance of its own.
+// The most DRAM write bytes a counted launch shows beyond the kernel's own: dirty lines that
+// starting the CUPTI range profiler leaves in L2, written back during the kernel
+// (docs/measurement.md: 20.5 MB for a read-only kernel in the H100's collector test, at most
+// 26.5 MB over the shipped rows). An allowance of the measurement, not of any model.
+inline constexpr double foreign_write_bytes = 30e6;
+// The tolerance on DRAM bytes that ShippedRung.RefinedModelPredictsTheCounters allows around
+// the model (or its band), before the allowance for foreign writes.
 inline constexpr double dram_tolerance = 0.15;
 
-// Notes every caller of dram_write_bytes adds once its DRAM values are set: one line on the
-// foreign write-backs, and, where ~20 MB is more than the tolerance of the predicted read +
-// write (below 133 MB), a "DRAM deviation: " line saying that a miss there is this effect.
+// The note every caller of dram_write_bytes adds once its DRAM values are set.
 inline void add_dram_write_notes(refined_model& r) {
     r.notes.emplace_back(
-        "DRAM writes: the model counts what the kernel writes; measured writes may include up "
-        "to ~20 MB of dirty L2 lines left by earlier work (the tool cannot clean L2 from user "
-        "space), e.g. 2.2 MB at 1024³ where C stays in L2");
-    if (!r.dram_read_bytes || !r.dram_write_bytes) return;
-    const double total = *r.dram_read_bytes + *r.dram_write_bytes;
-    if (foreign_write_bytes > dram_tolerance * total)
-        r.notes.emplace_back(
-            "DRAM deviation: " + std::to_string(std::llround(total / 1e5) / 10) + "." +
-            std::to_string(std::llround(total / 1e5) % 10) +
-            " MB predicted (read + write); up to ~20 MB of earlier dirty L2 lines written back "
-            "during the kernel exceed the " +
-            std::to_string(std::llround(dram_tolerance * 100)) +
-            " % tolerance here (measured on the H100: 1.3–2.7 MB extra at 1024³ and "
-            "1000×777×333, 14–18 MB at 2048³)");
+        "DRAM writes: the model counts what the kernel writes; measured writes also carry up to "
+        "~30 MB of dirty L2 lines that starting the profiler leaves (docs/measurement.md), and "
+        "miss what stays dirty in L2 at the kernel's end");
+}
+
+// Sets `r`'s DRAM read band and its note.
+inline void set_dram_read_band(refined_model& r, double low, double high, std::string reason) {
+    r.notes.push_back("DRAM band: reads between " + std::to_string(std::llround(low / 1e6)) +
+                      " and " + std::to_string(std::llround(high / 1e6)) + " MB: " + reason);
+    r.dram_read_band = refined_model::value_band{low, high, std::move(reason)};
 }
 
 }  // namespace model

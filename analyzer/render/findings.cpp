@@ -183,10 +183,15 @@ std::vector<gap> gaps_of(const row_analysis& r) {
     return out;
 }
 
+// A model's DRAM read band ("DRAM band: ", model::set_dram_read_band), or, in profiles measured
+// before the bands, the note that stood for one ("DRAM deviation: ").
+bool is_dram_band_note(const std::string& n) {
+    return n.starts_with("DRAM band:") || n.starts_with("DRAM deviation:");
+}
+
 bool has_dram_deviation(const row_analysis& r) {
     const auto& notes = r.row->model.refined.notes;
-    return std::any_of(notes.begin(), notes.end(),
-                       [](const std::string& n) { return n.starts_with("DRAM deviation:"); });
+    return std::any_of(notes.begin(), notes.end(), is_dram_band_note);
 }
 
 // What the counters say about a refined-model miss, as a clause.
@@ -307,7 +312,7 @@ std::optional<finding_group> model_gap(const row_analysis& r) {
     }
     out.lines.push_back(s);
     for (const auto& n : r.row->model.refined.notes)
-        if (n.starts_with("DRAM deviation:")) out.sub_lines.push_back(n);
+        if (is_dram_band_note(n)) out.sub_lines.push_back(n);
     return out;
 }
 

@@ -66,7 +66,7 @@ inline constexpr const char* guarded_epilogue_note =
     "FP32: the guarded epilogue does one FMUL and one FFMA per output of C";
 
 // The notes every tensor model adds once its DRAM values are set: the write-back notes shared
-// with the FP32 rungs (model::add_dram_write_notes), and a "DRAM deviation: " line where one
+// with the FP32 rungs (model::add_dram_write_notes), and a DRAM read band where one
 // wave's strips exceed half the L2, so that the wave count is a lower bound on the reads.
 void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes);
 

@@ -24,11 +24,13 @@ tensor_textbook textbook(const shape& s, int bm, int bn, int wm, int wn, const s
 
 void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes) {
     if (w.max_wave_strip_bytes > 0.5 * double(l2_bytes))
-        r.refined.notes.push_back(
-            "DRAM deviation: a wave touches " + str(w.max_wave_strip_bytes / 1e6) +
-            " MB of A and B strips, more than half the L2 (" + str(0.5 * double(l2_bytes) / 1e6) +
-            " MB): CTAs that share a strip reuse it from L2 only while they stay close along K, "
-            "so the reads counted per wave are a lower bound and the measured reads exceed them");
+        model::set_dram_read_band(
+            r.refined, w.total(), w.unshared_bytes,
+            "a wave touches " + str(w.max_wave_strip_bytes / 1e6) +
+                " MB of A and B strips, more than half the L2 (" +
+                str(0.5 * double(l2_bytes) / 1e6) +
+                " MB), so CTAs share a strip through L2 only while they stay close along K: "
+                "between every strip read once per wave (the model) and no strip shared");
     model::add_dram_write_notes(r.refined);
 }
 

@@ -83,6 +83,18 @@ wave_reads dram_reads(const shape& s, int strip_rows, int strip_cols,
     w.c_bytes = double(bf16) * double(s.m) * double(s.n);
     w.waves = static_cast<std::int64_t>(waves.size());
     w.fits_l2 = a_total + b_total <= 0.5 * double(l2_bytes);
+    const auto a_strip_bytes = [&](std::int64_t a) {
+        return double(bf16) * double(std::min<std::int64_t>(strip_rows, s.m - a * strip_rows)) *
+               double(s.k);
+    };
+    const auto b_strip_bytes = [&](std::int64_t b) {
+        return double(bf16) * double(s.k) *
+               double(std::min<std::int64_t>(strip_cols, s.n - b * strip_cols));
+    };
+    w.unshared_bytes = w.c_bytes;
+    for (const auto& wv : waves)
+        for (const auto& t : wv)
+            w.unshared_bytes += a_strip_bytes(t.a_strip) + b_strip_bytes(t.b_strip);
     if (w.fits_l2 || waves.size() <= 1) {
         w.a_bytes = a_total;
         w.b_bytes = b_total;
@@ -96,18 +108,12 @@ wave_reads dram_reads(const shape& s, int strip_rows, int strip_cols,
             a_strips.insert(t.a_strip);
             b_strips.insert(t.b_strip);
         }
-        double wave_bytes = 0;
-        for (const auto a : a_strips)
-            wave_bytes += double(bf16) *
-                          double(std::min<std::int64_t>(strip_rows, s.m - a * strip_rows)) *
-                          double(s.k);
-        w.a_bytes += wave_bytes;
-        const double a_part = wave_bytes;
-        for (const auto b : b_strips)
-            wave_bytes += double(bf16) * double(s.k) *
-                          double(std::min<std::int64_t>(strip_cols, s.n - b * strip_cols));
-        w.b_bytes += wave_bytes - a_part;
-        w.max_wave_strip_bytes = std::max(w.max_wave_strip_bytes, wave_bytes);
+        double a_part = 0, b_part = 0;
+        for (const auto a : a_strips) a_part += a_strip_bytes(a);
+        for (const auto b : b_strips) b_part += b_strip_bytes(b);
+        w.a_bytes += a_part;
+        w.b_bytes += b_part;
+        w.max_wave_strip_bytes = std::max(w.max_wave_strip_bytes, a_part + b_part);
     }
     return w;
 }

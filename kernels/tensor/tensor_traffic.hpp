@@ -114,6 +114,9 @@ struct wave_reads {
     // half the L2, CTAs share a strip only while they stay within the L2's reach of each other
     // along K, so the per-wave count is a lower bound (tensor_models.cpp, add_dram_notes).
     double max_wave_strip_bytes = 0;
+    // The reads if no two CTAs of a wave shared a strip through L2 (every tile streams its own
+    // strips of A and B; C once): the most a wave schedule can read.
+    double unshared_bytes = 0;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
 

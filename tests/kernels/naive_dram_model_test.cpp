@@ -33,7 +33,8 @@ TEST(NaiveDramModel, AWaveOf264CtasStreamsBOnceAt4096) {
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_read_bytes),
                      187.0 * 524288 + 62.0 * 67108864 + 16.0 * 524288 + 67108864);
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 67108864.0);
-    EXPECT_TRUE(has_note(r, "DRAM deviation: "));  // why it differs from smem_tiling
+    EXPECT_TRUE(has_note(r, "DRAM: naive keeps a whole wave in step"));  // vs smem_tiling
+    EXPECT_FALSE(r.dram_read_band);                                      // predicted, not bounded
 }
 
 TEST(NaiveDramModel, SmemTilingGroupsOf132At4096) {
@@ -53,9 +54,7 @@ TEST(NaiveDramModel, SmallShapesReadOnceAndNoteForeignWrites) {
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 16777216.0);
     // 67 MB predicted: ~20 MB of foreign write-backs exceed 15 % of it.
     EXPECT_TRUE(has_note(r, "DRAM writes: "));
-    // At 4096³ (4.4 GB) they do not; the only deviation note is the explained one.
-    int deviations = 0;
-    for (const auto& n : refined_of("smem_tiling", shape{4096, 4096, 4096}).notes)
-        deviations += n.rfind("DRAM deviation: ", 0) == 0;
-    EXPECT_EQ(deviations, 0);
+    // No read band: the reads are predicted, at either size.
+    EXPECT_FALSE(r.dram_read_band);
+    EXPECT_FALSE(refined_of("smem_tiling", shape{4096, 4096, 4096}).dram_read_band);
 }

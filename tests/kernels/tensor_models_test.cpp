@@ -259,3 +259,18 @@ TEST(TensorModels, EveryModelExplainsItself) {
           model_bf16_ws(s, h100()), model_bf16_cluster(s, h100()), model_cublas_bf16(s, h100())})
         EXPECT_FALSE(c.refined.notes.empty());
 }
+
+TEST(TensorModels, WmmaReadBandAt8192) {
+    // 64 × 64 tiles of 128×128 in waves of 264 (2 CTAs per SM): a wave covers 4.1 tile rows and
+    // all 64 columns, 64 strips of B of 2 MiB: more than half the L2. So the reads are a band:
+    // from the per-wave count (the model's value) to every tile streaming its own A and B
+    // strips (4096 tiles × (2 MiB + 2 MiB)) plus C (128 MiB).
+    const auto c = model_bf16_wmma({8192, 8192, 8192}, h100());
+    ASSERT_TRUE(c.refined.dram_read_band);
+    EXPECT_DOUBLE_EQ(c.refined.dram_read_band->low, *c.refined.dram_read_bytes);
+    EXPECT_DOUBLE_EQ(c.refined.dram_read_band->high, 4096.0 * 4 * mib + 128 * mib);
+    // At 4096³ a wave already touches all 32 strips of B of 1 MiB (and 9 or 10 of A): a band.
+    EXPECT_TRUE(model_bf16_wmma({4096, 4096, 4096}, h100()).refined.dram_read_band);
+    // At 2048³ A and B (16 MiB) fit in half the L2 and are read once: no band.
+    EXPECT_FALSE(model_bf16_wmma({2048, 2048, 2048}, h100()).refined.dram_read_band);
+}
