@@ -199,13 +199,14 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // The 4 CTAs of an SM stay partly in step, which the model does not derive: the reads lie
     // between the whole wave in step (the fewest) and one CTA per SM in step (the most).
     const auto in_step = rt::estimate_wave_dram(s, l, l, per_sm, mc);
-    model::set_dram_read_band(r, in_step.read_bytes(), d.read_bytes(),
-                              "the whole wave of " + std::to_string(in_step.ctas_per_wave) +
-                                  " CTAs in step at the low end, one CTA per SM in step (the "
-                                  "model) at the high end; this rung's " +
-                                  std::to_string(per_sm) +
-                                  " CTAs per SM stay partly in step (4096³ on the H100: B read "
-                                  "20.2 times, between 8 and 32)");
+    if (in_step.read_bytes() < d.read_bytes())  // equal where every strip is read once
+        model::set_dram_read_band(r, in_step.read_bytes(), d.read_bytes(),
+                                  "the whole wave of " + std::to_string(in_step.ctas_per_wave) +
+                                      " CTAs in step at the low end, one CTA per SM in step (the "
+                                      "model) at the high end; this rung's " +
+                                      std::to_string(per_sm) +
+                                      " CTAs per SM stay partly in step (4096³ on the H100: B read "
+                                      "20.2 times, between 8 and 32)");
     model::add_dram_write_notes(r);
     return m;
 }
