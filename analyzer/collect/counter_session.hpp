@@ -17,7 +17,7 @@ namespace tgemm {
 struct counter_values {
     std::map<std::string, double, std::less<>> values;  // keys from model/levels.hpp
     int launches = 0;  // profiled launches (one per group, more if a group needed replay)
-    int ranges = 0;    // kernels inside one launch (cuBLAS may launch more than one)
+    int ranges = 0;    // CUPTI ranges: one per user range, one per kernel under kernel replay
 };
 
 class counter_session {
