@@ -196,17 +196,23 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
         "dirty in L2 past the kernel's end)");
-    // The 4 CTAs of an SM stay partly in step, which the model does not derive: the reads lie
-    // between the whole wave in step (the fewest) and one CTA per SM in step (the most).
+    // The 4 CTAs of an SM stay partly in step, and the L2 keeps part of the strips of the
+    // group before, neither of which the model derives: the reads lie between the whole wave in
+    // step with the L2 reuse between waves (the fewest) and one CTA per SM in step with no strip
+    // kept between groups (the most; the same as the model where strips do not fit anyway).
     const auto in_step = rt::estimate_wave_dram(s, l, l, per_sm, mc);
-    if (in_step.read_bytes() < d.read_bytes())  // equal where every strip is read once
-        model::set_dram_read_band(r, in_step.read_bytes(), d.read_bytes(),
-                                  "the whole wave of " + std::to_string(in_step.ctas_per_wave) +
-                                      " CTAs in step at the low end, one CTA per SM in step (the "
-                                      "model) at the high end; this rung's " +
-                                      std::to_string(per_sm) +
-                                      " CTAs per SM stay partly in step (4096³ on the H100: B read "
-                                      "20.2 times, between 8 and 32)");
+    auto no_reuse_ctx = mc;
+    no_reuse_ctx.l2_bytes = 0;
+    const auto no_reuse = rt::estimate_drifting_dram(s, l, l, no_reuse_ctx);
+    if (in_step.read_bytes() < no_reuse.read_bytes())  // equal where every strip is read once
+        model::set_dram_read_band(
+            r, in_step.read_bytes(), no_reuse.read_bytes(),
+            "the whole wave of " + std::to_string(in_step.ctas_per_wave) +
+                " CTAs in step, keeping the strips of the wave before in L2 where they fit, at "
+                "the low end; one CTA per SM in step and no strip kept between its groups at the "
+                "high end; this rung's " +
+                std::to_string(per_sm) +
+                " CTAs per SM stay partly in step, and the L2 keeps part of a group's strips");
     model::add_dram_write_notes(r);
     return m;
 }

@@ -10,6 +10,9 @@ than the tolerance and is not on the explained list.
 
     python3 scripts/validate_ncu.py --binary build-h100/tgemm-roofline \
         --profile profiles/h100.json --out docs/validation.md [--shapes 1024,4096]
+
+The comparisons it made are also written as CSV (--csv); `--rescore A.csv B.csv ...` rebuilds
+the markdown from such files without a GPU (the runs of one profile split by --shapes).
 """
 import argparse
 import csv
@@ -53,15 +56,44 @@ def metric_table(binary):
     return table
 
 
-# Counters compared under the tool's own cache preparation only. None since the flush leaves L2
-# clean (issue 10, docs/measurement.md): DRAM writes are compared with --cache-control all too.
-SAME_PREPARATION = set()
-# Counters that the dirty lines surviving the tool's flush may also move (they take L2 space,
-# so a kernel re-reads more from DRAM): compared with --cache-control all as the oracle, and
-# also with ncu after the tool's flush, which the note reports. A row that misses the oracle but
-# agrees within 2 % under the same preparation is counted as explained by the preparation.
+# Counters that depend on what L2 holds and on timing (how far apart the CTAs run when they share a
+# strip). Each is also measured by ncu run after the tool's own preparation (--cache-control none
+# on `run-kernel --flush`): a second launch under the tool's conditions. A row that misses the
+# first ncu run but agrees within 2 % with the second is explained by the preparation or the
+# launch-to-launch spread the two ncu runs show.
 SECOND_OPINION = {"dram_read_bytes", "dram_write_bytes", "l2_bytes", "l2_read_bytes",
                   "l2_write_bytes"}
+# DRAM writes: Nsight Compute's own --cache-control all leaves dirty lines that the kernel then
+# writes back (2.2-2.9 MB more than the tool on every row that writes C, H100 and H200,
+# 2026-11-24), and even after the tool's flush ncu's start adds a little (0.1-0.7 MB on rows
+# whose C stays in L2). So writes are judged against the run after the tool's preparation,
+# within 2 % or WRITE_FLOOR bytes, the issue's floor for small writes.
+WRITE_FLOOR = 1e6
+
+
+def classify(key, tool, ref, same, base):
+    """(within tolerance of the first ncu run, explained, note) for one comparison."""
+    diff = 0.0 if ref == tool else (tool - ref) / max(base, 1e-30)
+    ok = abs(diff) <= TOLERANCE
+    explained = key in EXPLAINED
+    note = ""
+    if key in RELATIVE_TO:
+        note = f"difference relative to {RELATIVE_TO[key]}"
+    if key in SECOND_OPINION and same is not None:
+        alt_diff = 0.0 if same == tool else (tool - same) / max(abs(same), 1e-30)
+        note = f"ncu after the tool's flush: {same:.6g} ({alt_diff:+.2%})"
+        if not ok and abs(alt_diff) <= TOLERANCE:
+            explained = True
+            note = "within 2 % of ncu's second launch, after the tool's preparation: " + note
+        elif not ok and key == "dram_write_bytes" and abs(tool - same) <= WRITE_FLOOR:
+            explained = True
+            note = (f"within {WRITE_FLOOR / 1e6:.0f} MB of ncu after the tool's preparation "
+                    f"(ncu's own cache control leaves dirty lines): " + note)
+    if not ok and not explained:
+        note = "UNEXPLAINED" + ("; " + note if note else "")
+    elif not ok and key in EXPLAINED:
+        note = EXPLAINED[key] + ("; " + note if note else "")
+    return diff, ok, explained, note
 
 
 def run_ncu(ncu, binary, kernel, size, metrics, same_preparation=False):
@@ -97,7 +129,7 @@ def run_ncu(ncu, binary, kernel, size, metrics, same_preparation=False):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--binary", required=True)
+    ap.add_argument("--binary", default="build/tgemm-roofline")
     ap.add_argument("--profile", required=True)
     ap.add_argument("--out", default="docs/validation.md")
     ap.add_argument("--csv", default=None)
@@ -106,7 +138,11 @@ def main():
     ap.add_argument("--kernels", default="", help="only these kernels")
     ap.add_argument("--noise", default="", help="KERNEL:SIZE,... run ncu twice on each and "
                     "report how much each counter moves between two ncu runs")
+    ap.add_argument("--rescore", nargs="+", default=None, metavar="CSV",
+                    help="rebuild --out from the CSV files of earlier runs (no GPU, no ncu)")
     args = ap.parse_args()
+    if args.rescore:
+        return rescore(args)
 
     profile = json.load(open(args.profile))
     table = metric_table(args.binary)
@@ -125,8 +161,7 @@ def main():
             continue
         t0 = time.time()
         ncu, nkernels = run_ncu(args.ncu, args.binary, m["kernel"], size, metrics)
-        same_metrics = [metric for key, metric, _ in table
-                        if key in SAME_PREPARATION or key in SECOND_OPINION]
+        same_metrics = [metric for key, metric, _ in table if key in SECOND_OPINION]
         same, _ = run_ncu(args.ncu, args.binary, m["kernel"], size, same_metrics,
                           same_preparation=True)
         print(f"ncu {m['kernel']} {size}: {nkernels} kernel(s), {time.time() - t0:.1f} s",
@@ -136,51 +171,15 @@ def main():
             if tool is None or metric not in ncu:
                 continue
             ref = ncu[metric] * scale
-            note = ""
-            if key in SAME_PREPARATION:
-                note = f"ncu --cache-control all: {ref:.6g}; compared with ncu after the tool's flush"
-                ref = same[metric] * scale
             base = abs(ref)
             if key in RELATIVE_TO and m["counters"].get(RELATIVE_TO[key]):
                 base = m["counters"][RELATIVE_TO[key]]
-                note = f"difference relative to {RELATIVE_TO[key]}"
-            if ref == 0 and tool == 0:
-                diff = 0.0
-            else:
-                diff = (tool - ref) / max(base, 1e-30)
-            ok = abs(diff) <= TOLERANCE
-            explained = key in EXPLAINED
-            if key in SECOND_OPINION and metric in same:
-                alt = same[metric] * scale
-                alt_diff = 0.0 if alt == tool else (tool - alt) / max(abs(alt), 1e-30)
-                note = f"ncu after the tool's flush: {alt:.6g} ({alt_diff:+.2%})"
-                if not ok and abs(alt_diff) <= TOLERANCE:
-                    explained = True
-                    note = "the cache preparation: " + note
-            if not ok and not explained:
-                note = "UNEXPLAINED" + ("; " + note if note else "")
-            elif not ok and key in EXPLAINED:
-                note = EXPLAINED[key] + ("; " + note if note else "")
+            alt = same[metric] * scale if key in SECOND_OPINION and metric in same else None
+            diff, ok, explained, note = classify(key, tool, ref, alt, base)
             if not ok and not explained:
                 worst_unexplained = max(worst_unexplained, abs(diff))
-            rows.append([m["kernel"], size, key, metric, tool, ref, diff, ok, note])
+            rows.append([m["kernel"], size, key, metric, tool, ref, alt, diff, ok, note])
 
-    lines = [
-        "# Counter validation against Nsight Compute",
-        "",
-        f"Profile: `{args.profile}` ({profile['gpu']['name']}, measured {profile['env']['date']}).",
-        f"Oracle: `ncu --cache-control all --clock-control none --metrics <table>` on "
-        f"`tgemm-roofline run-kernel`, same machine. Tolerance {TOLERANCE:.0%}.",
-        f"Command: `python3 scripts/validate_ncu.py --binary {args.binary} --profile {args.profile}"
-        + (f" --shapes {args.shapes}" if args.shapes else "")
-        + (f" --kernels {args.kernels}" if args.kernels else "") + "`",
-        "",
-        "| kernel | size | counter | tool (CUPTI) | ncu | difference | within 2% | note |",
-        "|---|---|---|---:|---:|---:|:---:|---|",
-    ]
-    for k, size, key, metric, tool, ref, diff, ok, note in rows:
-        lines.append(f"| {k} | {size} | `{key}` | {tool:.6g} | {ref:.6g} | {diff:+.3%} | "
-                     f"{'yes' if ok else 'no'} | {note} |")
     noise_lines = []
     for item in filter(None, args.noise.split(",")):
         kernel, size = item.split(":")
@@ -191,25 +190,107 @@ def main():
                 a, b = first[metric] * scale, second[metric] * scale
                 d = 0.0 if a == b else (b - a) / max(abs(a), 1e-30)
                 noise_lines.append(f"| {kernel} | {size} | `{key}` | {a:.6g} | {b:.6g} | {d:+.3%} |")
+    command = (f"python3 scripts/validate_ncu.py --binary {args.binary} --profile {args.profile}"
+               + (f" --shapes {args.shapes}" if args.shapes else "")
+               + (f" --kernels {args.kernels}" if args.kernels else ""))
+    write_outputs(args, profile, rows, noise_lines, command)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(CSV_HEADER)
+            w.writerows(rows)
+    return 1 if worst_unexplained > 0 else 0
+
+
+CSV_HEADER = ["kernel", "size", "key", "metric", "tool", "ncu", "ncu_same_prep", "rel_diff", "ok",
+              "note"]
+
+
+def write_outputs(args, profile, rows, noise_lines, command):
+    lines = [
+        "# Counter validation against Nsight Compute",
+        "",
+        f"Profile: `{args.profile}` ({profile['gpu']['name']}, measured {profile['env']['date']}).",
+        f"Oracle: `ncu --cache-control all --clock-control none --metrics <table>` on "
+        f"`tgemm-roofline run-kernel`, same machine; for the counters that depend on what L2 "
+        f"holds, also ncu after the tool's own preparation (`--cache-control none` on "
+        f"`run-kernel --flush`). Tolerance {TOLERANCE:.0%}; how a row is judged: "
+        f"`scripts/validate_ncu.py` (`classify`) and `docs/validation-method.md`.",
+        f"Command: `{command}`",
+        "",
+    ]
+    per_key = {}
+    for r in rows:
+        key, ok, note = r[2], r[8], r[9]
+        c = per_key.setdefault(key, [0, 0, 0, 0])
+        c[0] += 1
+        if ok:
+            c[1] += 1
+        elif note.startswith("UNEXPLAINED"):
+            c[3] += 1
+        else:
+            c[2] += 1
+    n_ok = sum(c[1] for c in per_key.values())
+    n_expl = sum(c[2] for c in per_key.values())
+    n_open = sum(c[3] for c in per_key.values())
+    lines += [f"**{n_ok} of {len(rows)} comparisons within {TOLERANCE:.0%} of the first ncu run; "
+              f"{n_expl} more explained (note column); {n_open} unexplained.**", "",
+              "| counter | compared | within 2 % | explained | unexplained |",
+              "|---|--:|--:|--:|--:|"]
+    for key, c in per_key.items():
+        lines.append(f"| `{key}` | {c[0]} | {c[1]} | {c[2]} | {c[3]} |")
+    unexplained = [r for r in rows if not r[8] and r[9].startswith("UNEXPLAINED")]
+    if unexplained:
+        lines += ["", "## Unexplained rows", "",
+                  "| kernel | size | counter | tool (CUPTI) | ncu | difference | note |",
+                  "|---|---|---|---:|---:|---:|---|"]
+        for k, size, key, metric, tool, ref, alt, diff, ok, note in unexplained:
+            lines.append(f"| {k} | {size} | `{key}` | {tool:.6g} | {ref:.6g} | {diff:+.3%} | {note} |")
+    lines += ["", "## Every comparison", "",
+              "| kernel | size | counter | tool (CUPTI) | ncu | difference | within 2% | note |",
+              "|---|---|---|---:|---:|---:|:---:|---|"]
+    for k, size, key, metric, tool, ref, alt, diff, ok, note in rows:
+        lines.append(f"| {k} | {size} | `{key}` | {tool:.6g} | {ref:.6g} | {diff:+.3%} | "
+                     f"{'yes' if ok else 'no'} | {note} |")
     if noise_lines:
         lines += ["", "## Run-to-run variation of ncu itself", "",
                   "The same kernel profiled twice by ncu, same settings:", "",
                   "| kernel | size | counter | ncu run 1 | ncu run 2 | difference |",
                   "|---|---|---|---:|---:|---:|"] + noise_lines
-    n_ok = sum(1 for r in rows if r[7])
-    lines += ["", f"{n_ok} of {len(rows)} comparisons within {TOLERANCE:.0%}."]
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     tmp = args.out + ".tmp"
     with open(tmp, "w") as f:
         f.write("\n".join(lines) + "\n")
     os.replace(tmp, args.out)
-    if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["kernel", "size", "key", "metric", "tool", "ncu", "rel_diff", "ok", "note"])
-            w.writerows(rows)
-    print(f"{n_ok}/{len(rows)} within {TOLERANCE:.0%}; wrote {args.out}", file=sys.stderr)
-    return 1 if worst_unexplained > 0 else 0
+    print(f"{n_ok}/{len(rows)} within {TOLERANCE:.0%}, {n_expl} explained, {n_open} unexplained; "
+          f"wrote {args.out}", file=sys.stderr)
+
+
+def rescore(args):
+    """Rebuilds the markdown from the CSV files of earlier runs, with the rules of this file."""
+    profile = json.load(open(args.profile))
+    raw = []
+    for path in args.rescore:
+        raw += list(csv.DictReader(open(path)))
+    tool_of = {(r["kernel"], r["size"], r["key"]): float(r["tool"]) for r in raw}
+    rows = []
+    for r in raw:
+        key, tool, ref = r["key"], float(r["tool"]), float(r["ncu"])
+        same = r.get("ncu_same_prep")
+        if same in (None, ""):  # files written before the column: the value is in the note
+            mark = "ncu after the tool's flush: "
+            same = r["note"].split(mark, 1)[1].split(" ", 1)[0] if mark in r["note"] else None
+        same = float(same) if same not in (None, "", "None") else None
+        base = abs(ref)
+        if key in RELATIVE_TO and tool_of.get((r["kernel"], r["size"], RELATIVE_TO[key])):
+            base = tool_of[(r["kernel"], r["size"], RELATIVE_TO[key])]
+        diff, ok, explained, note = classify(key, tool, ref, same, base)
+        rows.append([r["kernel"], r["size"], key, r["metric"], tool, ref, same, diff, ok, note])
+    command = ("python3 scripts/validate_ncu.py --profile " + args.profile + " --rescore "
+               + " ".join(args.rescore) + " (from the runs of `--binary " + args.binary
+               + "` on the whole profile, split by --shapes)")
+    write_outputs(args, profile, rows, [], command)
+    return 1 if any(not r[8] and r[9].startswith("UNEXPLAINED") for r in rows) else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "cli/render_stored.hpp"
 
 #include "cli/profile_source.hpp"
+#include "ladder/current_models.hpp"
 #include "render/render_all.hpp"
 #include "rung.hpp"
 
@@ -14,9 +15,10 @@ std::vector<render::ladder_rung> registered_ladder() {
 
 void render_stored(const profile& p, const std::filesystem::path& out_dir,
                    const std::string& label) {
-    const auto partner = partner_profile(p.gpu.key);
+    auto partner = partner_profile(p.gpu.key);
+    if (partner) partner->data = with_current_models(std::move(partner->data));
     render::render_report(
-        p, out_dir, label,
+        with_current_models(p), out_dir, label,
         partner ? render::comparison{&partner->data, partner->origin} : render::comparison{},
         registered_ladder());
 }

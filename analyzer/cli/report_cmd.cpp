@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/render_stored.hpp"
 #include "core/atomic_file.hpp"
+#include "ladder/current_models.hpp"
 #include "profile/profile_file.hpp"
 #include "render/markdown_report.hpp"
 #include "render/render_all.hpp"
@@ -14,7 +15,7 @@ namespace tgemm::cli {
 int run_report(const report_options& o, std::ostream& out, std::ostream&) {
     const auto p = read_profile(o.profile);
     if (o.summary) {
-        out << render::benchmark_table(analyze(p));
+        out << render::benchmark_table(analyze(with_current_models(p)));
         return 0;
     }
     const std::filesystem::path dir =

@@ -25,8 +25,9 @@ struct step_row {
 
 // A relative change below this is no change: the level is left out of the step.
 inline constexpr double step_same_within = 0.01;
-// DRAM traffic moves by a few MB between runs (dirty lines left in L2 by earlier work): only a
-// larger change is the step's.
+// DRAM traffic moves between launches (how much of C stays dirty in L2 at the end, how much of
+// a strip the next wave still finds: docs/validation-method.md): only a larger change is the
+// step's.
 inline constexpr double step_dram_same_within = 0.10;
 
 // The lines of one step from `from` to `to`: the rate, then one line per level whose counters

@@ -5,13 +5,14 @@
 //
 // Tolerances (issue 3): L1 global load bytes 5 %; shared-memory wavefronts 5 %, loads and
 // stores together (stores carry timing-dependent extra conflicts, docs/models/01_03...);
-// FLOPs exactly. DRAM bytes (read + write) on every row, no row excepted: between
-// (1 - 15 %) × (reads + writes of the model) - what may stay dirty in L2 at the end (the
-// model's writes, at most the L2), and (1 + 15 %) × (reads + C written once) + the foreign
-// writes the profiler's start adds (model::foreign_write_bytes). Where the model gives a DRAM
-// read band (an effect it does not derive, bounded by its two limiting cases), the reads are
-// taken from the band's ends. cuBLAS rows: only their compulsory reads are modelled, so only
-// the lower end is asserted (and the FP32 FLOPs are not).
+// FLOPs exactly. DRAM reads on every row, no row excepted: within 15 % of the model, or of
+// its read band's ends where it gives one (an effect it does not derive, bounded by its two
+// limiting cases). DRAM writes on every row: at least what the model says must leave L2 less
+// what may stay dirty there at the end (at most the L2), at most every sector the kernel stores
+// (C once, or more where partial stores hit a sector at different times) plus the residue the
+// collector's preparation leaves (model::write_residue_bytes, under 1 MB): the preparation
+// leaves L2 clean since issue 10, so no other allowance is needed. cuBLAS rows: only their
+// compulsory reads are modelled, so only the lower end is asserted (and the FP32 FLOPs are not).
 // Tensor rungs (docs/models/13_17_tensor.md) add: tensor FLOPs, wgmma, ldmatrix and stmatrix
 // wavefronts exactly; TMA load bytes exactly at aligned shapes and 10 % at ragged ones (the
 // multicast count's unexplained +7.9 % at 1000×776×328); where the epilogue stages C through
@@ -104,26 +105,35 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
         const auto& pred = model.refined;
         const auto where = m->kernel + " at " + to_arg(m->size);
 
-        const double dram =
-            get(m->counters, keys::dram_read_bytes) + get(m->counters, keys::dram_write_bytes);
+        const double reads_measured = get(m->counters, keys::dram_read_bytes);
+        const double writes_measured = get(m->counters, keys::dram_write_bytes);
         const double reads = get(pred, keys::dram_read_bytes);
         const double writes = get(pred, keys::dram_write_bytes);
         const double tol = tgemm::model::dram_tolerance;
         const double l2 = double(mc.l2_bytes);
-        const double low =
-            (1 - tol) * ((pred.dram_read_band ? pred.dram_read_band->low : reads) + writes) -
-            std::min(writes, l2);
-        EXPECT_GE(dram, low) << where << ": DRAM " << dram << " below the model's " << low;
+        const auto band = pred.dram_read_band;
+        const double reads_low = (1 - tol) * (band ? band->low : reads);
+        EXPECT_GE(reads_measured, reads_low)
+            << where << ": DRAM reads " << reads_measured << " below the model's " << reads_low;
+        EXPECT_GE(writes_measured, writes - std::min(writes, l2))
+            << where << ": DRAM writes " << writes_measured;
         ++compared;
         if (library) continue;
         const double c_bytes = double(m->size.m) * double(m->size.n) * element_bytes(r.types.c);
-        const double high = (1 + tol) * ((pred.dram_read_band ? pred.dram_read_band->high : reads) +
-                                         std::max(writes, c_bytes)) +
-                            tgemm::model::foreign_write_bytes;
-        EXPECT_LE(dram, high) << where << ": DRAM " << dram << " above the model's " << high
-                              << (pred.dram_read_band
-                                      ? " (band: " + pred.dram_read_band->reason + ")"
-                                      : std::string());
+        const double reads_high = (1 + tol) * (band ? band->high : reads);
+        EXPECT_LE(reads_measured, reads_high)
+            << where << ": DRAM reads " << reads_measured << " above the model's " << reads_high
+            << (band ? " (band: " + band->reason + ")" : std::string());
+        // A sector evicted between two partial stores is written back twice: the most a kernel
+        // can write is every sector of every store request (uncoalesced stores of C, stream-K
+        // partial sums), as the model counts them at L1 and TMA.
+        const double stored =
+            pred.l1_global_store_bytes.value_or(0) + pred.tma_store_bytes.value_or(0);
+        const double writes_high =
+            std::max({writes, c_bytes, stored}) + tgemm::model::write_residue_bytes;
+        EXPECT_LE(writes_measured, writes_high)
+            << where << ": DRAM writes " << writes_measured
+            << " above every stored sector once plus the residue, " << writes_high;
 
         // FLOPs: the instrumented counters are exact, so is the model.
         EXPECT_EQ(get(m->counters, keys::flops), get(pred, keys::flops)) << where;
