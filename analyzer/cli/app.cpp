@@ -62,6 +62,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     app.add_option("--out", main_opts->out, "output folder (default reports/<gpu>/)");
     app.add_option("--profile", main_opts->profile, "profile path (default profiles/<gpu>.json)");
     app.add_flag("--offline", main_opts->offline, "never measure; render stored or predicted data");
+    app.add_flag("--predict", main_opts->predict,
+                 "never measure or read a GPU: write the PREDICTED profile (spec database and "
+                 "models, labelled so) of the run's work list, or of --shard's part, to --profile "
+                 "(default profiles/<gpu>.predicted.json); for pipelines and tests without a GPU "
+                 "(docs/fleet.md)");
     app.add_flag("--no-counters", main_opts->no_counters,
                  "measure time only, without the CUPTI counter pass");
     app.add_flag("--no-peaks", main_opts->no_peaks,

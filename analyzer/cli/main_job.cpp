@@ -96,6 +96,40 @@ int measure_and_render(const local_device& dev, const main_options& o,
     return finish(outcome, err);
 }
 
+// profiles/<gpu><infix>.json, or a shard's name: a shard never takes the whole run's file.
+std::string default_profile_name(const std::string& gpu, const std::string& infix,
+                                 const shard& part) {
+    return part.whole()
+               ? gpu + infix + ".json"
+               : fmt::format("{}{}.shard-{}-of-{}.json", gpu, infix, part.index, part.count);
+}
+
+// --predict: the predicted profile of the work list (or of one shard of it) is written like a
+// measured one, and nothing touches a GPU. The default name keeps it apart from a measured
+// profile of that GPU.
+int write_prediction(const main_options& o, const std::vector<const rung*>& rungs,
+                     const std::vector<shape>& shapes, const std::vector<shape>& tensor_only,
+                     const shard& part, const std::string& command_line, std::ostream& out,
+                     std::ostream& err) {
+    const auto gpu = lower(o.gpu) == "auto" ? std::string(shipped_gpu) : o.gpu;
+    const auto& spec = find_gpu(gpu);
+    const fs::path profile_path =
+        o.profile.empty()
+            ? fs::path("profiles") / default_profile_name(spec.key, ".predicted", part)
+            : fs::path(o.profile);
+    ensure_writable_dir(profile_path.has_parent_path() ? profile_path.parent_path()
+                                                       : fs::path("."));
+    const auto p =
+        predict_profile(spec, rungs, shapes, command_line, utc_now_iso8601(), tensor_only, part);
+    err << "tgemm-roofline: --predict: the PREDICTED profile of " << spec.key << " ("
+        << p.measurements.size() << " of " << p.env.work_list->size
+        << " pairs), from the spec database and the models; no GPU is used\n";
+    const auto kept = write_profile(profile_path, p);
+    if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
+    out << "wrote " << profile_path.string() << "\n";
+    return 0;
+}
+
 }  // namespace
 
 int run_main_job(const main_options& o, const std::string& command_line, std::ostream& out,
@@ -104,18 +138,17 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
     const auto [shapes, tensor_only] = plan_sizes(o);
     const auto rungs = rung_registry::get().select(o.kernels);
     const auto part = o.shard.empty() ? shard{} : parse_shard(o.shard);
+    if (o.predict)
+        return write_prediction(o, rungs, shapes, tensor_only, part, command_line, out, err);
     const auto t = resolve_target(o.gpu, err);
     if (!part.whole() && !(t.local && !o.offline))
         TGEMM_THROW(usage, "--shard {} measures, and there is no {} to measure on here{}",
                     to_string(part), t.key, o.offline ? " (--offline)" : "");
-    // A shard never takes the whole run's file: its default name says which part it is.
-    const auto default_name =
-        part.whole() ? t.key + ".json"
-                     : fmt::format("{}.shard-{}-of-{}.json", t.key, part.index, part.count);
-    const fs::path profile_path =
-        o.profile.empty() ? fs::path("profiles") / default_name : fs::path(o.profile);
+    const fs::path profile_path = o.profile.empty()
+                                      ? fs::path("profiles") / default_profile_name(t.key, "", part)
+                                      : fs::path(o.profile);
     const fs::path out_dir = o.out.empty() ? fs::path("reports") / t.key : fs::path(o.out);
-    ensure_writable_dir(out_dir);
+    if (part.whole()) ensure_writable_dir(out_dir);  // a shard renders no report
 
     if (t.local && !o.offline) {
         ensure_writable_dir(profile_path.has_parent_path() ? profile_path.parent_path()

@@ -18,6 +18,7 @@ struct main_options {
     std::string out;      // default reports/<gpu>/
     std::string profile;  // default profiles/<gpu>.json (a shard's: see --shard)
     bool offline = false;
+    bool predict = false;  // write the predicted profile instead of measuring (docs/fleet.md)
     bool no_counters = false;
     bool no_peaks = false;  // skip the peak micro-benchmarks
     int runs = 20;

@@ -7,7 +7,8 @@ namespace tgemm {
 
 profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& rungs,
                         const std::vector<shape>& shapes, const std::string& command,
-                        const std::string& date, const std::vector<shape>& tensor_only) {
+                        const std::string& date, const std::vector<shape>& tensor_only,
+                        const shard& part) {
     profile p;
     p.source = profile_source::predicted;
     p.gpu = gpu_info_from_spec(spec);
@@ -21,8 +22,8 @@ profile predict_profile(const gpu_spec& spec, const std::vector<const rung*>& ru
     std::vector<work_kernel> kernels;
     for (const auto* r : rungs) kernels.push_back({r->id, r->types.ab != element_type::fp32});
     const auto list = make_work_list(kernels, shapes, tensor_only);
-    p.env.work_list = work_list_record{static_cast<std::int64_t>(list.size()), {}};
-    for (const auto& item : list) {
+    p.env.work_list = work_list_record{static_cast<std::int64_t>(list.size()), part};
+    for (const auto& item : shard_of(list, part)) {
         const auto* r = rungs[item.kernel];
         const auto& s = item.size;
         measurement row;

@@ -9,6 +9,7 @@
 
 #include "../render/synthetic_profile.hpp"
 #include "profile/profile_file.hpp"
+#include "profile/profile_json.hpp"
 #include "run_cli.hpp"
 
 namespace fs = std::filesystem;
@@ -101,4 +102,46 @@ TEST_F(MergeCli, BadShardIsOneLineAndExitTwo) {
     // A shard measures: with nothing to measure on, it says so rather than render a stored run.
     expect_usage_line(test::run_cli({"--gpu", "a100", "--shard", "0/2", "--offline", "--out", dir}),
                       "--shard 0/2 measures");
+}
+
+// --predict writes a prediction as a measurement writes its profile, shards included, with no
+// GPU: the shards of a prediction merge into the single prediction, row for row (the Slurm test,
+// tests/slurm/, runs the same through a job array).
+TEST_F(MergeCli, PredictedShardsMergeIntoTheWholePrediction) {
+    const std::vector<std::string> args = {"--predict",         "--gpu",          "a100", "--sizes",
+                                           "1024,1000x777x333", "--tensor-sizes", "8192"};
+    std::vector<std::string> shards;
+    for (int i = 0; i < 3; ++i) {
+        auto a = args;
+        const auto path = (m_dir / fmt::format("s{}.json", i)).string();
+        a.insert(a.end(), {"--shard", fmt::format("{}/3", i), "--profile", path});
+        const auto r = test::run_cli(a);
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.err.find("PREDICTED"), std::string::npos) << r.err;
+        shards.push_back(path);
+    }
+    auto whole_args = args;
+    const auto whole = (m_dir / "whole.json").string();
+    whole_args.insert(whole_args.end(), {"--profile", whole});
+    ASSERT_EQ(test::run_cli(whole_args).code, 0);
+    const auto merged = (m_dir / "merged.json").string();
+    const auto m = test::run_cli({"merge", shards[2], shards[0], shards[1], "-o", merged});
+    ASSERT_EQ(m.code, 0) << m.err;
+
+    const auto w = read_profile(whole), g = read_profile(merged);
+    EXPECT_EQ(w.source, profile_source::predicted);
+    EXPECT_EQ(g.source, profile_source::predicted);
+    ASSERT_EQ(w.measurements.size(), g.measurements.size());
+    ASSERT_GT(w.measurements.size(), 10u);
+    nlohmann::json jw, jg;
+    to_json(jw, w);
+    to_json(jg, g);
+    for (auto& row : jg["measurements"]) row.erase("provenance");  // where each shard ran
+    EXPECT_EQ(jw["measurements"], jg["measurements"]);
+}
+
+TEST_F(MergeCli, PredictNeedsAKnownGpuAndSaysSoInOneLine) {
+    expect_usage_line(
+        test::run_cli({"--predict", "--gpu", "a10O", "--profile", (m_dir / "x.json").string()}),
+        "a100");
 }
