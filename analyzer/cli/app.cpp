@@ -80,6 +80,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "profiles/<gpu>.shard-<i>-of-<n>.json) that `merge` combines; renders no "
                    "report (docs/fleet.md)");
 
+    app.add_option("--device", main_opts->device,
+                   "N or all: measure on GPU N, or on every GPU of this node, one process per "
+                   "GPU, each a shard of the work list, merged into --profile with one report; a "
+                   "GPU that fails leaves the others' rows (docs/fleet.md)");
+    app.add_option("--progress-file", main_opts->progress_file)->group("");  // --device's children
+    main_opts->args = args;
+
     auto report_opts = std::make_shared<report_options>();
     auto* report = app.add_subcommand("report", "render a stored profile (no GPU needed)");
     report->add_option("profile", report_opts->profile, "profile JSON")->required();

@@ -1,9 +1,11 @@
 // The default command: measure when this machine has the requested GPU, otherwise render the
 // stored profile, otherwise the predicted roofline.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/device_fleet.hpp"
 #include "cli/profile_source.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/render_stored.hpp"
@@ -78,12 +80,18 @@ int measure_and_render(const local_device& dev, const main_options& o,
     measure_outcome outcome;
     {
         progress_bar bar(err);
-        mo.on_progress = [&](const progress_event& e) { bar.update(e); };
+        std::ofstream events;
+        if (!o.progress_file.empty()) events.open(o.progress_file, std::ios::app);
+        mo.on_progress = [&](const progress_event& e) {
+            bar.update(e);
+            if (events) events << e.done << " " << e.total << " " << e.what << std::endl;
+        };
         outcome = measure(dev, mo);
     }
     const auto kept = write_profile(profile_path, outcome.result);
     if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
     out << "wrote " << profile_path.string() << "\n";
+    if (!o.progress_file.empty()) return finish(outcome, err);  // --device's parent renders
     if (!part.whole()) {
         // One shard's report would show a fraction of the ladder as if it were the run.
         out << "a shard renders no report: merge the shards (tgemm-roofline merge ... -o OUT.json) "
@@ -138,6 +146,7 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
     const auto [shapes, tensor_only] = plan_sizes(o);
     const auto rungs = rung_registry::get().select(o.kernels);
     const auto part = o.shard.empty() ? shard{} : parse_shard(o.shard);
+    if (!o.device.empty()) return run_on_devices(o, out, err);
     if (o.predict)
         return write_prediction(o, rungs, shapes, tensor_only, part, command_line, out, err);
     const auto t = resolve_target(o.gpu, err);

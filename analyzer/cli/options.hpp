@@ -23,6 +23,11 @@ struct main_options {
     bool no_peaks = false;  // skip the peak micro-benchmarks
     int runs = 20;
     std::string shard;  // "i/n": every n-th pair of the work list from i (docs/fleet.md)
+    std::string device;  // "N" or "all": one process per GPU (cli/device_fleet.hpp)
+    // Set by --device's parent for its children: each finished pair is appended here as
+    // "done total what", and the child renders no report (the parent merges and renders).
+    std::string progress_file;
+    std::vector<std::string> args;  // the command line as given, for --device's children
 };
 
 struct report_options {

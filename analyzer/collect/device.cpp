@@ -82,6 +82,15 @@ void read_sm_limits(gpu_info& g, int major, int minor, int dev) {
 
 }  // namespace
 
+int visible_gpu_count() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
 device_probe probe_local_device() {
     device_probe probe;
     int count = 0;

@@ -25,6 +25,9 @@ struct device_probe {
 
 [[nodiscard]] device_probe probe_local_device();
 
+// How many GPUs this process sees (0 without a driver or a GPU).
+[[nodiscard]] int visible_gpu_count();
+
 // Throws error_kind::device with why_none when there is no usable GPU.
 [[nodiscard]] local_device require_local_device();
 

@@ -1,0 +1,225 @@
+#include "cli/device_fleet.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cli/progress_bar.hpp"
+#include "cli/render_stored.hpp"
+#include "collect/device.hpp"
+#include "core/atomic_file.hpp"
+#include "core/strings.hpp"
+#include "core/throw.hpp"
+#include "profile/merge.hpp"
+#include "profile/profile_file.hpp"
+
+extern char** environ;
+
+namespace tgemm::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct child {
+    int gpu = 0;  // index on this node
+    pid_t pid = -1;
+    fs::path profile, log, events;
+    int status = -1;
+    bool running = true;
+};
+
+// The user's arguments without the ones each child gets its own value of.
+std::vector<std::string> child_args(const std::vector<std::string>& args) {
+    static const std::vector<std::string> own = {"--device", "--profile", "--shard", "--out",
+                                                 "--progress-file"};
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        bool drop = false;
+        for (const auto& o : own) {
+            if (a == o) {
+                drop = true;
+                ++i;  // and its value
+            } else if (a.starts_with(o + "=")) {
+                drop = true;
+            }
+        }
+        if (!drop) kept.push_back(a);
+    }
+    return kept;
+}
+
+std::vector<int> parse_devices(const std::string& text, int visible) {
+    if (lower(text) == "all") {
+        std::vector<int> all(static_cast<std::size_t>(visible));
+        for (int i = 0; i < visible; ++i) all[static_cast<std::size_t>(i)] = i;
+        return all;
+    }
+    int n = -1;
+    if (!text.empty() && text.size() <= 4 &&
+        text.find_first_not_of("0123456789") == std::string::npos)
+        n = std::stoi(text);
+    if (n < 0)
+        TGEMM_THROW(usage, "--device takes a GPU index (0, 1, ...) or all, not '{}'",
+                    printable(text));
+    if (n >= visible)
+        TGEMM_THROW(input, "--device {}: this node shows {} GPU(s) (indices 0 to {})", n, visible,
+                    visible - 1);
+    return {n};
+}
+
+pid_t spawn(const std::vector<std::string>& args, int gpu, const fs::path& log) {
+    std::vector<std::string> env_strings;
+    for (char** e = environ; *e; ++e)
+        if (!std::string_view(*e).starts_with("CUDA_VISIBLE_DEVICES="))
+            env_strings.emplace_back(*e);
+    env_strings.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(gpu));
+    std::vector<char*> envp, argv;
+    for (auto& s : env_strings) envp.push_back(s.data());
+    envp.push_back(nullptr);
+    std::string self = "/proc/self/exe";
+    argv.push_back(self.data());
+    auto args_copy = args;
+    for (auto& a : args_copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        TGEMM_THROW(internal, "cannot start the process for GPU {}: {}", gpu, std::strerror(rc));
+    return pid;
+}
+
+// The last complete "done total what" line of a child's events file.
+progress_event last_event(const fs::path& events) {
+    progress_event e;
+    std::ifstream in(events);
+    std::string line, last;
+    while (std::getline(in, line))
+        if (!line.empty()) last = line;
+    std::istringstream ls(last);
+    ls >> e.done >> e.total;
+    std::getline(ls >> std::ws, e.what);
+    return e;
+}
+
+std::string exit_text(int status) {
+    if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+    return "ended abnormally";
+}
+
+}  // namespace
+
+int run_on_devices(const main_options& o, std::ostream& out, std::ostream& err) {
+    if (!o.shard.empty())
+        TGEMM_THROW(usage,
+                    "--device and --shard do not combine: --device {} makes one shard per GPU",
+                    printable(o.device));
+    if (o.offline || o.predict)
+        TGEMM_THROW(usage, "--device measures; it does not combine with {}",
+                    o.offline ? "--offline" : "--predict");
+    const bool all = lower(o.device) == "all";
+    if (!all && (o.device.empty() || o.device.size() > 4 ||
+                 o.device.find_first_not_of("0123456789") != std::string::npos))
+        TGEMM_THROW(usage, "--device takes a GPU index (0, 1, ...) or all, not '{}'",
+                    printable(o.device));
+    const int visible = visible_gpu_count();
+    if (visible == 0)
+        TGEMM_THROW(device, "--device {}: {}", printable(o.device), probe_local_device().why_none);
+    const auto gpus = parse_devices(o.device, visible);
+    const auto probe = probe_local_device();
+    const auto key = lower(o.gpu) == "auto" && probe.device ? probe.device->info.key : lower(o.gpu);
+    const fs::path final_profile =
+        o.profile.empty() ? fs::path("profiles") / (key + ".json") : fs::path(o.profile);
+    const fs::path dir = final_profile.has_parent_path() ? final_profile.parent_path() : ".";
+    ensure_writable_dir(dir);
+    const fs::path out_dir = o.out.empty() ? fs::path("reports") / key : fs::path(o.out);
+    ensure_writable_dir(out_dir);
+
+    const int k = static_cast<int>(gpus.size());
+    const auto stem = final_profile.stem().string();
+    std::vector<child> children;
+    for (int i = 0; i < k; ++i) {
+        child c;
+        c.gpu = gpus[static_cast<std::size_t>(i)];
+        const auto base = fmt::format("{}.device-{}.shard-{}-of-{}", stem, c.gpu, i, k);
+        c.profile = dir / (base + ".json");
+        c.log = dir / (base + ".log");
+        c.events = dir / (base + ".progress");
+        fs::remove(c.events);
+        auto args = child_args(o.args);
+        args.insert(args.end(), {"--shard", fmt::format("{}/{}", i, k), "--profile",
+                                 c.profile.string(), "--progress-file", c.events.string()});
+        c.pid = spawn(args, c.gpu, c.log);
+        err << "tgemm-roofline: GPU " << c.gpu << ": shard " << i << "/" << k << " (pid " << c.pid
+            << ", log " << c.log.string() << ")\n";
+        children.push_back(std::move(c));
+    }
+    {
+        progress_bar bar(err);
+        for (bool any = true; any;) {
+            any = false;
+            progress_event sum;
+            for (auto& c : children) {
+                if (c.running && waitpid(c.pid, &c.status, WNOHANG) == c.pid) c.running = false;
+                any = any || c.running;
+                const auto e = last_event(c.events);
+                sum.done += e.done;
+                sum.total += e.total;
+                if (c.running && !e.what.empty())
+                    sum.what = fmt::format("GPU {}: {}", c.gpu, e.what);
+            }
+            if (sum.total > 0) bar.update(sum);
+            if (any) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+    }
+
+    std::vector<merge_input> inputs;
+    std::vector<std::string> failed;
+    for (const auto& c : children) {
+        const bool ok = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
+        if (fs::exists(c.profile)) inputs.push_back({c.profile.string(), read_profile(c.profile)});
+        if (!ok)
+            failed.push_back(fmt::format("GPU {} failed ({}){}; see {}", c.gpu, exit_text(c.status),
+                                         fs::exists(c.profile) ? ", its rows are kept" : "",
+                                         c.log.string()));
+        fs::remove(c.events);
+    }
+    for (const auto& f : failed) err << "tgemm-roofline: " << f << "\n";
+    if (inputs.empty())
+        TGEMM_THROW(device, "no GPU wrote its shard; the logs say why ({})",
+                    children.front().log.string());
+    const auto merged = merge_profiles(inputs, false);
+    for (const auto& n : merged.notes) err << "tgemm-roofline: " << n << "\n";
+    const auto kept = write_profile(final_profile, merged.merged);
+    if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
+    out << "wrote " << final_profile.string() << " (" << merged.merged.measurements.size()
+        << " rows from " << inputs.size() << " GPU(s))\n";
+    if (!failed.empty())
+        TGEMM_THROW(device,
+                    "{} of {} GPU(s) failed; the merged profile holds the others' rows "
+                    "and no report was rendered",
+                    failed.size(), k);
+    render_stored(merged.merged, out_dir, final_profile.string());
+    out << "wrote " << (out_dir / "report.md").string() << " and "
+        << (out_dir / "roofline.png").string() << "\n";
+    return 0;
+}
+
+}  // namespace tgemm::cli
