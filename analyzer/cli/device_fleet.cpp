@@ -173,6 +173,7 @@ int run_on_devices(const main_options& o, std::ostream& out, std::ostream& err) 
     }
     {
         progress_bar bar(err);
+        progress_event shown;
         for (bool any = true; any;) {
             any = false;
             progress_event sum;
@@ -185,7 +186,11 @@ int run_on_devices(const main_options& o, std::ostream& out, std::ostream& err) 
                 if (c.running && !e.what.empty())
                     sum.what = fmt::format("GPU {}: {}", c.gpu, e.what);
             }
-            if (sum.total > 0) bar.update(sum);
+            // Only a change is drawn: off a terminal every update is a line of the log.
+            if (sum.total > 0 && (sum.done != shown.done || sum.what != shown.what)) {
+                bar.update(sum);
+                shown = sum;
+            }
             if (any) std::this_thread::sleep_for(std::chrono::milliseconds(250));
         }
     }

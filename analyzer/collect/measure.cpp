@@ -1,5 +1,8 @@
 #include "collect/measure.hpp"
 
+#include <cstdlib>
+#include <string_view>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,6 +39,14 @@ profile measured_profile_header(const local_device& device, const std::string& c
     p.env.date = utc_now_iso8601();
     char host[256] = {};
     if (gethostname(host, sizeof host - 1) == 0) p.env.host = host;
+    // The node's index of the card: under CUDA_VISIBLE_DEVICES=N (how --device and Slurm give a
+    // process one GPU) the runtime calls it 0, so N is the index that tells the cards apart.
+    p.env.gpu_index = device.index;
+    if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+        v && *v && std::string_view(v).find_first_not_of("0123456789") == std::string_view::npos &&
+        std::string_view(v).size() <= 4)
+        p.env.gpu_index = std::atoi(v);
+    p.env.gpu_uuid = device.uuid;
     p.peaks = theoretical_roofs(p.gpu);
     return p;
 }
