@@ -133,6 +133,22 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                     "when two profiles hold different rows for one (kernel, size), keep the one "
                     "measured later instead of refusing");
 
+    auto fleet_opts = std::make_shared<fleet_options>();
+    auto* fleet = app.add_subcommand(
+        "fleet",
+        "one report over measured profiles of one GPU model (several cards or nodes): each "
+        "card's roofs and rungs against the median of all, cards below it by more than "
+        "--margin flagged (docs/fleet.md)");
+    fleet->add_option("profiles", fleet_opts->inputs, "measured profiles of one GPU model")
+        ->required()
+        ->expected(2, -1);
+    fleet->add_option("-o,--out", fleet_opts->out, "the report (default reports/<gpu>/fleet.md)");
+    fleet
+        ->add_option("--margin", fleet_opts->margin_pct,
+                     "flag a value this many percent below the median of the cards")
+        ->check(CLI::Range(0.1, 90.0))
+        ->capture_default_str();
+
     auto peaks_opts = std::make_shared<peaks_options>();
     auto* peaks = app.add_subcommand(
         "peaks",
@@ -167,6 +183,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         if (*rk) return run_kernel_once(*rk_opts, out);
         if (*peaks) return run_peaks(*peaks_opts, out, err);
         if (*merge) return run_merge(*merge_opts, out, err);
+        if (*fleet) return run_fleet(*fleet_opts, command_line, out);
         return run_main_job(*main_opts, command_line, out, err);
     } catch (const error& e) {
         err << "tgemm-roofline: " << one_line(e.what()) << "\n";

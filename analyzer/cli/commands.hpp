@@ -13,5 +13,6 @@ int run_list(const list_options& o, std::ostream& out);
 int run_kernel_once(const run_kernel_options& o, std::ostream& out);
 int run_peaks(const peaks_options& o, std::ostream& out, std::ostream& err);
 int run_merge(const merge_options& o, std::ostream& out, std::ostream& err);
+int run_fleet(const fleet_options& o, const std::string& command_line, std::ostream& out);
 
 }  // namespace tgemm::cli

@@ -22,12 +22,20 @@ struct main_options {
     bool no_counters = false;
     bool no_peaks = false;  // skip the peak micro-benchmarks
     int runs = 20;
-    std::string shard;  // "i/n": every n-th pair of the work list from i (docs/fleet.md)
+    std::string shard;   // "i/n": every n-th pair of the work list from i (docs/fleet.md)
     std::string device;  // "N" or "all": one process per GPU (cli/device_fleet.hpp)
     // Set by --device's parent for its children: each finished pair is appended here as
     // "done total what", and the child renders no report (the parent merges and renders).
     std::string progress_file;
     std::vector<std::string> args;  // the command line as given, for --device's children
+};
+
+struct fleet_options {
+    std::vector<std::string> inputs;
+    std::string out;  // default reports/<gpu>/fleet.md
+    // Flag a card this far below the median (percent). Two H100 runs of one day differ by up to
+    // 4 % on a row (bf16_cluster at 8192³, docs/tuning-bf16.md), so 5 % is above that noise.
+    double margin_pct = 5;
 };
 
 struct report_options {

@@ -1,0 +1,49 @@
+// `fleet` on the command line: a report from two measured profiles of one model, and one line
+// with exit code 2 for what it refuses.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/atomic_file.hpp"
+#include "run_cli.hpp"
+
+namespace fs = std::filesystem;
+using namespace tgemm;
+
+namespace {
+
+const std::string h100 = std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json";
+const std::string h200 = std::string(TGEMM_SOURCE_DIR) + "/profiles/h200.json";
+
+fs::path temp_dir(const std::string& name) {
+    const auto d = fs::temp_directory_path() / ("tgemm-fleet-" + std::to_string(::getpid()) + name);
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+}  // namespace
+
+TEST(FleetCli, WritesTheReportOfTwoCards) {
+    const auto d = temp_dir("ok");
+    const auto out = (d / "fleet.md").string();
+    const auto r = test::run_cli({"fleet", h100, h100, "-o", out});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("2 cards, 0 flagged"), std::string::npos) << r.out;
+    const auto md = read_file(out);
+    EXPECT_NE(md.find("No card falls more than 5 % below the median"), std::string::npos);
+    fs::remove_all(d);
+}
+
+TEST(FleetCli, RefusesMixedModelsAndASingleProfileInOneLine) {
+    auto r = test::run_cli({"fleet", h100, h200, "-o", (temp_dir("mixed") / "f.md").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("cards of one model"), std::string::npos) << r.err;
+    r = test::run_cli({"fleet", h100});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+    r = test::run_cli({"fleet", h100, h100, "--margin", "0"});
+    EXPECT_EQ(r.code, 2) << r.err;
+}
