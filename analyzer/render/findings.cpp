@@ -196,9 +196,15 @@ bool has_dram_deviation(const row_analysis& r) {
 
 // What the counters say about a refined-model miss, as a clause.
 std::string refined_cause(const row_analysis& r, const gap& g) {
-    if (g.key == keys::dram_bytes && has_dram_deviation(r))
-        return "the rung's DRAM deviation note under \"Refined model against measurement\" "
-               "gives the reason";
+    if (g.key == keys::dram_bytes && has_dram_deviation(r)) {
+        if (const auto& band = r.row->model.refined.dram_read_band)
+            return fmt::format(
+                "the model gives a read band of {} to {} for an effect it does not derive (its "
+                "\"DRAM band\" note under \"Model against measurement\")",
+                format_si(band->low, "B"), format_si(band->high, "B"));
+        return "the rung's DRAM deviation note under \"Model against measurement\" gives the "
+               "reason";
+    }
     if (g.key == keys::smem_load_wavefronts && g.ratio() > 1) {
         const double measured = r.row->counter(keys::smem_load_bank_conflicts).value_or(0) +
                                 r.row->counter(keys::smem_store_bank_conflicts).value_or(0);

@@ -31,6 +31,28 @@ std::optional<double> ratio_of(std::optional<double> num, std::optional<double> 
     return *num / *den;
 }
 
+// The title and the line that says what the numbers are and where they came from.
+std::string report_heading(const analysis& a, const report_options& opts) {
+    const auto& p = *a.source;
+    const auto label = opts.profile_label.empty() ? std::string("(not saved to a file)")
+                                                  : md_code(opts.profile_label);
+    std::string s;
+    if (p.source == profile_source::predicted) {
+        s += fmt::format("# {}: roofline report for {}\n\n", predicted_tag, p.gpu.name);
+        s += fmt::format(
+            "**{}.** Nothing in this report ran on {}: every figure comes from the analytic "
+            "models and the GPU specification. Profile: {}{}.\n\n",
+            predicted_tag, p.gpu.name, label,
+            p.env.command.empty() ? "" : ", made by " + md_code(p.env.command));
+    } else {
+        s += fmt::format("# Roofline report: {}\n\n", p.gpu.name);
+        s += fmt::format("**Measured** on {}{}{}. Profile: {}.\n\n", p.gpu.name,
+                         p.env.command.empty() ? "" : " by " + md_code(p.env.command),
+                         p.env.date.empty() ? "" : " on " + p.env.date, label);
+    }
+    return s;
+}
+
 class report_writer {
   public:
     report_writer(const analysis& a, const report_options& o)
@@ -79,26 +101,7 @@ class report_writer {
         return roof_word(r.bound_roof) + (model_ai && r.row->time ? " (model AI)" : "");
     }
 
-    void heading() {
-        const auto label = m_opts.profile_label.empty() ? std::string("(not saved to a file)")
-                                                        : md_code(m_opts.profile_label);
-        if (m_predicted) {
-            line(fmt::format("# {}: roofline report for {}", predicted_tag, m_p.gpu.name));
-            line();
-            line(fmt::format(
-                "**{}.** Nothing in this report ran on {}: every figure comes from the analytic "
-                "models and the GPU specification. Profile: {}{}.",
-                predicted_tag, m_p.gpu.name, label,
-                m_p.env.command.empty() ? "" : ", made by " + md_code(m_p.env.command)));
-        } else {
-            line(fmt::format("# Roofline report: {}", m_p.gpu.name));
-            line();
-            line(fmt::format("**Measured** on {}{}{}. Profile: {}.", m_p.gpu.name,
-                             m_p.env.command.empty() ? "" : " by " + md_code(m_p.env.command),
-                             m_p.env.date.empty() ? "" : " on " + m_p.env.date, label));
-        }
-        line();
-    }
+    void heading() { m_out += report_heading(m_a, m_opts); }
 
     void findings_section() {
         line("## Findings");
@@ -420,6 +423,31 @@ std::string benchmark_table(const analysis& a) {
     }
     out += t.str();
     return out;
+}
+
+std::string summary_report(const analysis& a, const report_options& opts,
+                           const std::string& details_path) {
+    if (!a.source) TGEMM_THROW(internal, "summary_report: the analysis has no profile");
+    std::string s = report_heading(a, opts);
+    s += fmt::format(
+        "This page is the summary. Per-size tables, the bytes at every level, the model against "
+        "every counter, the findings in full, the other plots and the notes: [{0}]({0}).\n\n",
+        details_path);
+    s += "## TFLOP/s\n\n" + benchmark_table(a) + "\n";
+    s += "## Rooflines\n\n";
+    if (a.focus_size())
+        s += fmt::format("![Hierarchical roofline at {1}]({0}.png)\n\n", opts.hierarchical_stem,
+                         to_string(*a.focus_size()));
+    s += fmt::format("![DRAM roofline across sizes]({})\n\n", opts.png_path);
+    const auto f = findings(a);
+    if (!f.rungs.empty()) {
+        s += "## What bounds each rung\n\n";
+        for (const auto& g : f.rungs)
+            if (!g.lines.empty()) s += fmt::format("- **{}**: {}\n", g.heading, g.lines.front());
+        s += fmt::format("\nWhy, rung by rung, and where the models miss: [{0}]({0}).\n",
+                         details_path);
+    }
+    return s;
 }
 
 std::string markdown_report(const analysis& a, const report_options& opts) {

@@ -37,7 +37,14 @@ struct report_options {
     std::vector<ladder_rung> ladder;
 };
 
+// The whole report (details.md): every section, every table.
 [[nodiscard]] std::string markdown_report(const analysis& a, const report_options& opts);
+
+// The page a user opens first (report.md, issue 11): the heading, the benchmark table, the
+// hierarchical roofline and the DRAM roofline, and the first finding of each rung (the roof that
+// bounds it and how far below it runs), with a link to `details_path` for everything else.
+[[nodiscard]] std::string summary_report(const analysis& a, const report_options& opts,
+                                         const std::string& details_path);
 
 // A compact benchmark summary for a README: a line naming the GPU, the date and the command,
 // a line saying what the cells are, then a markdown table with one row per rung (ladder order:

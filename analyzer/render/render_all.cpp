@@ -47,6 +47,7 @@ report_files render_report(const profile& p, const std::filesystem::path& out_di
     files.tflops_png = out_dir / "tflops.png";
     files.tflops_svg = out_dir / "tflops.svg";
     files.markdown = out_dir / "report.md";
+    files.details = out_dir / "details.md";
     write_file_atomic(files.png, render_png(sc));
     write_file_atomic(files.svg, render_svg(sc));
     // The layout needs at least one row; a profile whose every row was skipped has none.
@@ -67,7 +68,8 @@ report_files render_report(const profile& p, const std::filesystem::path& out_di
     write_chart(layout_ai_vs_size(a, co), files.ai_png, files.ai_svg);
     write_chart(layout_tflops(a, co), files.tflops_png, files.tflops_svg);
     // The report last: it links to the images, so it never points at files not yet written.
-    write_file_atomic(files.markdown, markdown_report(a, mo));
+    write_file_atomic(files.details, markdown_report(a, mo));
+    write_file_atomic(files.markdown, summary_report(a, mo, "details.md"));
     return files;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // One call from a profile to a report folder: roofline.png/.svg, the three charts
-// (bytes-per-level, ai-vs-size, tflops; .png and .svg each) and report.md.
+// (bytes-per-level, ai-vs-size, tflops; .png and .svg each), report.md (one page) and
+// details.md (everything).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -21,7 +22,8 @@ struct report_files {
     std::filesystem::path ai_svg;
     std::filesystem::path tflops_png;  // tflops.png: TFLOP/s per rung against cuBLAS
     std::filesystem::path tflops_svg;
-    std::filesystem::path markdown;
+    std::filesystem::path markdown;  // report.md: the one-page summary
+    std::filesystem::path details;   // details.md: the whole report
 };
 
 // Creates `out_dir` if needed and writes every file atomically, the report last. `profile_label`

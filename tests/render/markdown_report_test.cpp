@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "render/findings.hpp"
 #include "synthetic_profile.hpp"
 
 namespace tgemm::render {
@@ -602,6 +603,36 @@ TEST(markdown_report_comparison, lists_the_l2_and_shared_roofs_of_both_gpus) {
     EXPECT_NE(md.find("| shared memory, measured | 33.2 TB/s | 33.3 TB/s | 1.00× |\n"),
               std::string::npos);
     EXPECT_EQ(md.find("| L2, measured"), std::string::npos);  // neither measured it
+}
+
+}  // namespace
+}  // namespace tgemm::render
+
+namespace tgemm::render {
+namespace {
+
+// The page a user opens first: the table, the two rooflines, one line per rung, a link to the
+// rest; its length grows with the rungs, not with the sizes or the counters.
+TEST_F(markdown_report_test, summary_is_one_page_and_links_the_details) {
+    const auto a = analyze(m_profile);
+    report_options o;
+    o.profile_label = "profiles/h100.json";
+    const auto md = summary_report(a, o, "details.md");
+    EXPECT_TRUE(md.starts_with("# Roofline report: NVIDIA H100 80GB HBM3\n"));
+    EXPECT_NE(md.find("[details.md](details.md)"), std::string::npos);
+    EXPECT_NE(md.find("## TFLOP/s"), std::string::npos);
+    EXPECT_NE(md.find("![Hierarchical roofline at "), std::string::npos);
+    EXPECT_NE(md.find("![DRAM roofline across sizes](roofline.png)"), std::string::npos);
+    const auto f = findings(a);
+    for (const auto& g : f.rungs)
+        EXPECT_NE(md.find("- **" + g.heading + "**: " + g.lines.front()), std::string::npos)
+            << g.heading;
+    const auto kernels = m_profile.kernels().size();
+    int lines = 0;
+    for (char c : md) lines += c == '\n';
+    // Heading 4, link 2, table 8 + a row per rung, rooflines 6, findings 6 + a line per rung.
+    EXPECT_LE(lines, 26 + 2 * static_cast<int>(kernels)) << md;
+    EXPECT_EQ(md.find("## Performance at"), std::string::npos);
 }
 
 }  // namespace

@@ -26,17 +26,18 @@ TEST(render_report, writes_png_svg_and_markdown) {
     EXPECT_EQ(files.png, dir / "h100" / "roofline.png");
     EXPECT_EQ(files.svg, dir / "h100" / "roofline.svg");
     EXPECT_EQ(files.markdown, dir / "h100" / "report.md");
-    for (const auto& f :
-         {files.png, files.svg, files.hier_png, files.hier_svg, files.bytes_png, files.bytes_svg,
-          files.ai_png, files.ai_svg, files.tflops_png, files.tflops_svg, files.markdown}) {
+    EXPECT_EQ(files.details, dir / "h100" / "details.md");
+    for (const auto& f : {files.png, files.svg, files.hier_png, files.hier_svg, files.bytes_png,
+                          files.bytes_svg, files.ai_png, files.ai_svg, files.tflops_png,
+                          files.tflops_svg, files.markdown, files.details}) {
         ASSERT_TRUE(fs::exists(f)) << f;
         EXPECT_GT(fs::file_size(f), 100u) << f;
     }
     EXPECT_TRUE(read_file(files.png).starts_with("\x89PNG"));
     EXPECT_NE(read_file(files.markdown).find("(roofline.png)"), std::string::npos);
     EXPECT_NE(read_file(files.markdown).find("(hierarchical-roofline.png)"), std::string::npos);
-    // Nothing but the eleven files: no temporaries left behind.
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "h100"), fs::directory_iterator()), 11);
+    // Nothing but the twelve files: no temporaries left behind.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "h100"), fs::directory_iterator()), 12);
 }
 
 TEST(render_report, predicted_profile_renders_too) {
