@@ -71,6 +71,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                  "measure time only, without the CUPTI counter pass");
     app.add_flag("--no-peaks", main_opts->no_peaks,
                  "skip the peak micro-benchmarks; the roofs stay theoretical");
+    app.add_option("--wait-for-counters", main_opts->wait_for_counters,
+                   "SECONDS: while another process is profiling this GPU (its counters busy), "
+                   "try again every second for this long before giving up")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
     app.add_option("--runs", main_opts->runs, "minimum timed launches per kernel and size")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();

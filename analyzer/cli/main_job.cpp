@@ -74,6 +74,8 @@ int measure_and_render(const local_device& dev, const main_options& o,
             << " of " << mo.work_list().size() << " pairs";
     err << ")\n";
     mo.counters = !o.no_counters;
+    mo.wait_for_counters_s = o.wait_for_counters;
+    mo.on_notice = [&](const std::string& line) { err << "tgemm-roofline: " << line << "\n"; };
     mo.peaks = !o.no_peaks;
     mo.timing.min_runs = o.runs;
     mo.command = command_line;

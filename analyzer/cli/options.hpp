@@ -22,8 +22,9 @@ struct main_options {
     bool no_counters = false;
     bool no_peaks = false;  // skip the peak micro-benchmarks
     int runs = 20;
-    std::string shard;   // "i/n": every n-th pair of the work list from i (docs/fleet.md)
-    std::string device;  // "N" or "all": one process per GPU (cli/device_fleet.hpp)
+    double wait_for_counters = 0;  // seconds to wait while another process holds the counters
+    std::string shard;             // "i/n": every n-th pair of the work list from i (docs/fleet.md)
+    std::string device;            // "N" or "all": one process per GPU (cli/device_fleet.hpp)
     // Set by --device's parent for its children: each finished pair is appended here as
     // "done total what", and the child renders no report (the parent merges and renders).
     std::string progress_file;

@@ -36,10 +36,11 @@ namespace {
                         "this process; run without it, or profile one kernel with "
                         "`tgemm-roofline run-kernel` under ncu");
         case CUPTI_ERROR_HARDWARE_BUSY:
-            TGEMM_THROW(device,
-                        "the GPU's performance counters are busy: another process is profiling "
-                        "this GPU (CUPTI_ERROR_HARDWARE_BUSY); wait for it to finish, or use "
-                        "--no-counters to time without counters");
+            throw counters_busy(error_kind::device,
+                                "the GPU's performance counters are busy: another process is "
+                                "profiling this GPU (CUPTI_ERROR_HARDWARE_BUSY); wait for it to "
+                                "finish (--wait-for-counters SECONDS waits), or use "
+                                "--no-counters to time without counters");
         case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
             TGEMM_THROW(device,
                         "this GPU is a MIG instance, whose performance counters CUPTI cannot "

@@ -1,18 +1,27 @@
 #pragma once
-// Hardware counters for one kernel launch through the CUPTI Range Profiler (auto range). The
-// metrics of collect/metric_table.hpp are packed into groups that each fit in ONE hardware
-// pass, and the tool replays the launch itself, once per group (CUPTI user replay): the
-// caller's `prepare` (restore C, flush L2) runs before each launch, outside the profiled range,
-// so every counter sees the same cold L2, which CUPTI's multi-pass kernel replay does not
-// promise. Only a group that would need several passes falls back to kernel replay, which
-// repeats the kernel alone (docs/cupti.md).
+// Hardware counters for one kernel launch through the CUPTI Range Profiler. The metrics of
+// collect/metric_table.hpp are packed into groups that each fit in ONE hardware pass, and the
+// tool replays the launch itself, once per group (CUPTI user replay, user range): the caller's
+// `prepare` (restore C, flush L2) runs after the profiler's start and outside the range pushed
+// around the launch, so every counter sees the same cold, clean L2, which CUPTI's multi-pass
+// kernel replay does not promise. Only a group that would need several passes falls back to
+// kernel replay with automatic ranges, which repeats the kernel alone (docs/cupti.md).
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace tgemm {
+
+// Another process holds this GPU's counters (CUPTI_ERROR_HARDWARE_BUSY): the one failure that
+// waiting can cure (--wait-for-counters, collect/wait_for_counters.hpp).
+class counters_busy : public error {
+  public:
+    using error::error;
+};
 
 struct counter_values {
     std::map<std::string, double, std::less<>> values;  // keys from model/levels.hpp

@@ -13,6 +13,7 @@
 #include "collect/cuda_check.hpp"
 #include "collect/peaks_bench.hpp"
 #include "collect/verify.hpp"
+#include "collect/wait_for_counters.hpp"
 #include "collect/workspace.hpp"
 #include "gpu/peaks.hpp"
 #include "model/levels.hpp"
@@ -103,7 +104,10 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     }
 
     std::unique_ptr<counter_session> counters;
-    if (opts.counters) counters = std::make_unique<counter_session>(device.index);
+    if (opts.counters)
+        counters =
+            open_when_counters_free([&] { return std::make_unique<counter_session>(device.index); },
+                                    opts.wait_for_counters_s, system_wait_clock(), opts.on_notice);
 
     // The list is shape-major, and so is every shard of it: each shape's items are consecutive.
     for (std::size_t first = 0; first < items.size();) {

@@ -30,6 +30,9 @@ struct measure_options {
     float alpha = 0.5f;
     float beta = 3.0f;
     bool counters = true;
+    // While another process holds the counters, retry for this many seconds (0: fail at once).
+    double wait_for_counters_s = 0;
+    std::function<void(const std::string&)> on_notice;  // one-line notices, e.g. "waiting ..."
     // Run the peak micro-benchmarks (collect/peaks_bench.hpp) first and store their values in
     // the profile's roofs.
     bool peaks = true;
