@@ -1,8 +1,11 @@
 // The fleet report's analysis: which card is flagged, against which median, and what it refuses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../render/synthetic_profile.hpp"
 #include "analysis/fleet.hpp"
+#include "analysis/fleet_models.hpp"
 #include "core/error.hpp"
 #include "render/fleet_report.hpp"
 
@@ -88,4 +91,31 @@ TEST(Fleet, RefusesOneProfileMixedModelsAndPredictions) {
     predicted.source = profile_source::predicted;
     const std::vector<profile> with_prediction = {card(0), predicted};
     EXPECT_THROW((void)analyze_fleet(inputs_of(with_prediction), 0.05), error);
+}
+
+// Across models: each model is the median of its cards, and a rung is set against the ratio of
+// the roof that bounds it on the first model.
+TEST(FleetModels, ARungFollowsTheRatioOfItsBoundingRoof) {
+    auto other = card(0, 1.0, 1.5);  // the DRAM roof 1.5×
+    other.gpu.key = "h200";
+    other.gpu.name = "NVIDIA H200";
+    for (auto& m : other.measurements)
+        if (m.kernel == "naive" && m.time) m.time->median_ms /= 1.5;  // DRAM-bound: 1.5× faster
+    const std::vector<profile> ps = {card(0), card(1), other};
+    const auto m = analyze_models(inputs_of(ps));
+    ASSERT_EQ(m.models.size(), 2u);
+    EXPECT_EQ(m.models[0].cards, 2u);
+    EXPECT_EQ(m.models[1].cards, 1u);
+    const auto row = std::find_if(m.rungs.begin(), m.rungs.end(),
+                                  [](const model_row& r) { return r.what == "naive 4096³"; });
+    ASSERT_NE(row, m.rungs.end());
+    EXPECT_EQ(row->bound_roof, "dram");
+    ASSERT_TRUE(row->roof_ratio.at(1));
+    EXPECT_NEAR(*row->roof_ratio[1], 1.5, 1e-12);
+    EXPECT_NEAR(*row->per_model[1] / *row->per_model[0], 1.5, 1e-12);
+    const auto md = render::models_markdown(m);
+    EXPECT_NE(md.find("| naive 4096³ |"), std::string::npos);
+    EXPECT_NE(md.find("dram; h200: roof ×1.50, follows it"), std::string::npos) << md;
+    const std::vector<profile> one_model = {card(0), card(1)};
+    EXPECT_THROW((void)analyze_models(inputs_of(one_model)), error);
 }

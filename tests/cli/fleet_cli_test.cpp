@@ -36,14 +36,20 @@ TEST(FleetCli, WritesTheReportOfTwoCards) {
     fs::remove_all(d);
 }
 
-TEST(FleetCli, RefusesMixedModelsAndASingleProfileInOneLine) {
-    auto r = test::run_cli({"fleet", h100, h200, "-o", (temp_dir("mixed") / "f.md").string()});
-    EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("cards of one model"), std::string::npos) << r.err;
+TEST(FleetCli, ComparesModelsAndRefusesASingleProfileInOneLine) {
+    const auto d = temp_dir("mixed");
+    const auto out = (d / "f.md").string();
+    auto r = test::run_cli({"fleet", h100, h100, h200, "-o", out});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto md = read_file(out);
+    EXPECT_NE(md.find("# Fleet report: 3 cards of 2 GPU models"), std::string::npos);
+    EXPECT_NE(md.find("## Across models, against the NVIDIA H100 80GB HBM3"), std::string::npos);
+    EXPECT_NE(md.find("## h200: one card"), std::string::npos);
+    EXPECT_NE(md.find("## Fleet report: 2 cards of NVIDIA H100 80GB HBM3"), std::string::npos);
     r = test::run_cli({"fleet", h100});
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
     r = test::run_cli({"fleet", h100, h100, "--margin", "0"});
     EXPECT_EQ(r.code, 2) << r.err;
+    fs::remove_all(d);
 }
