@@ -434,6 +434,16 @@ std::string summary_report(const analysis& a, const report_options& opts,
         "every counter, the findings in full, the other plots and the notes: [{0}]({0}).\n\n",
         details_path);
     s += "## TFLOP/s\n\n" + benchmark_table(a) + "\n";
+    // Rungs of this build the profile has no row of: named here, explained in the details.
+    std::vector<std::string> absent;
+    const auto have = a.source->kernels();
+    for (const auto& r : opts.ladder)
+        if (std::find(have.begin(), have.end(), r.id) == have.end()) absent.push_back(md_code(r.id));
+    if (!absent.empty())
+        s += fmt::format("Not {} in this profile: {} ({}, \"Not {}\").\n\n",
+                         a.source->source == profile_source::predicted ? "predicted" : "measured",
+                         fmt::join(absent, ", "), details_path,
+                         a.source->source == profile_source::predicted ? "predicted" : "measured");
     s += "## Rooflines\n\n";
     if (a.focus_size())
         s += fmt::format("![Hierarchical roofline at {1}]({0}.png)\n\n", opts.hierarchical_stem,

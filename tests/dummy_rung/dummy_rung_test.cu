@@ -124,7 +124,7 @@ TEST(DummyRung, TheReportListsItAsNotMeasured) {
     const auto dir = fs::temp_directory_path() / ("tgemm-dummy-rung-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     cli::render_stored(test::shipped("h100"), dir, "profiles/h100.json");
-    const auto md = slurp(dir / "report.md");
+    const auto md = slurp(dir / "details.md");
     fs::remove_all(dir);
     EXPECT_NE(md.find("\n## Not measured\n"), std::string::npos);
     EXPECT_NE(md.find("\n- `dummy` (Dummy rung (test only)): not measured.\n"), std::string::npos)
