@@ -438,7 +438,8 @@ std::string summary_report(const analysis& a, const report_options& opts,
     std::vector<std::string> absent;
     const auto have = a.source->kernels();
     for (const auto& r : opts.ladder)
-        if (std::find(have.begin(), have.end(), r.id) == have.end()) absent.push_back(md_code(r.id));
+        if (std::find(have.begin(), have.end(), r.id) == have.end())
+            absent.push_back(md_code(r.id));
     if (!absent.empty())
         s += fmt::format("Not {} in this profile: {} ({}, \"Not {}\").\n\n",
                          a.source->source == profile_source::predicted ? "predicted" : "measured",
