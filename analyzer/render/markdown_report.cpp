@@ -425,6 +425,13 @@ std::string benchmark_table(const analysis& a) {
     return out;
 }
 
+std::string per_size_roofline(const report_options& opts, const shape& s,
+                              std::string_view extension) {
+    auto stem = opts.png_path;
+    if (const auto dot = stem.rfind('.'); dot != std::string::npos) stem.resize(dot);
+    return fmt::format("{}-{}{}", stem, to_arg(s), extension);
+}
+
 std::string summary_report(const analysis& a, const report_options& opts,
                            const std::string& details_path) {
     if (!a.source) TGEMM_THROW(internal, "summary_report: the analysis has no profile");
@@ -449,7 +456,17 @@ std::string summary_report(const analysis& a, const report_options& opts,
     if (a.focus_size())
         s += fmt::format("![Hierarchical roofline at {1}]({0}.png)\n\n", opts.hierarchical_stem,
                          to_string(*a.focus_size()));
-    s += fmt::format("![DRAM roofline across sizes]({})\n\n", opts.png_path);
+    if (const auto focus = a.focus_size()) {
+        s += fmt::format("![DRAM roofline at {}]({})\n\n", to_string(*focus),
+                         per_size_roofline(opts, *focus, ".png"));
+        std::vector<std::string> others;
+        for (const auto& size : a.source->shapes())
+            others.push_back(
+                fmt::format("[{}]({})", to_string(size), per_size_roofline(opts, size, ".png")));
+        s +=
+            fmt::format("The DRAM roofline at each size: {}; every size in one plot: [{}]({}).\n\n",
+                        fmt::join(others, ", "), opts.png_path, opts.png_path);
+    }
     const auto f = findings(a);
     if (!f.rungs.empty()) {
         s += "## What bounds each rung\n\n";

@@ -37,6 +37,10 @@ struct report_options {
     std::vector<ladder_rung> ladder;
 };
 
+// "roofline-4096.png": the file of the DRAM roofline of one size, beside the report.
+[[nodiscard]] std::string per_size_roofline(const report_options& opts, const shape& s,
+                                            std::string_view extension);
+
 // The whole report (details.md): every section, every table.
 [[nodiscard]] std::string markdown_report(const analysis& a, const report_options& opts);
 

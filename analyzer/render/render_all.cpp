@@ -50,6 +50,16 @@ report_files render_report(const profile& p, const std::filesystem::path& out_di
     files.details = out_dir / "details.md";
     write_file_atomic(files.png, render_png(sc));
     write_file_atomic(files.svg, render_svg(sc));
+    for (const auto& size : p.shapes()) {
+        profile one = p;
+        std::erase_if(one.measurements, [&](const measurement& m) { return m.size != size; });
+        const auto a1 = analyze(one);
+        const auto sc1 = layout_roofline(a1, ro);
+        files.per_size_png.push_back(out_dir / per_size_roofline(mo, size, ".png"));
+        files.per_size_svg.push_back(out_dir / per_size_roofline(mo, size, ".svg"));
+        write_file_atomic(files.per_size_png.back(), render_png(sc1));
+        write_file_atomic(files.per_size_svg.back(), render_svg(sc1));
+    }
     // The layout needs at least one row; a profile whose every row was skipped has none.
     if (a.focus_size()) {
         const auto hier = layout_hierarchical_roofline(a, ro);

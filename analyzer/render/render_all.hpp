@@ -22,6 +22,9 @@ struct report_files {
     std::filesystem::path ai_svg;
     std::filesystem::path tflops_png;  // tflops.png: TFLOP/s per rung against cuBLAS
     std::filesystem::path tflops_svg;
+    // roofline-<size>.png / .svg: the DRAM roofline of one size each, readable where the one
+    // across every size is crowded (issue 11)
+    std::vector<std::filesystem::path> per_size_png, per_size_svg;
     std::filesystem::path markdown;  // report.md: the one-page summary
     std::filesystem::path details;   // details.md: the whole report
 };

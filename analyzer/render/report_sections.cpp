@@ -1,5 +1,7 @@
 #include "render/report_sections.hpp"
 
+#include "render/markdown_report.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -180,6 +182,16 @@ std::string plots_section(const analysis& a, const report_options& o) {
         const auto svg = p.stem.empty() ? o.svg_path : p.stem + ".svg";
         md += fmt::format("![{}{}]({})\n\n", p.alt, tag, png);
         md += fmt::format("{} Vector version: [{}]({}).\n\n", p.caption, svg, svg);
+        if (p.stem.empty()) {
+            // The same roofline one size at a time: the plot above holds every size at once.
+            std::vector<std::string> links;
+            for (const auto& size : a.source->shapes())
+                links.push_back(fmt::format("[{}]({}) ([svg]({}))", to_string(size),
+                                            per_size_roofline(o, size, ".png"),
+                                            per_size_roofline(o, size, ".svg")));
+            md += fmt::format("The DRAM roofline of each size alone: {}.\n\n",
+                              fmt::join(links, ", "));
+        }
     }
     return md;
 }

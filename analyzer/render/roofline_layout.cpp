@@ -242,7 +242,10 @@ scene layout_roofline(const analysis& a, const render_options& opts) {
     const profile& p = *a.source;
     const bool predicted = p.source == profile_source::predicted;
 
-    scene s = start_scene(p, "roofline");
+    // One size: the plot says which (the per-size rooflines beside the one across sizes).
+    const auto sizes = p.shapes();
+    scene s = start_scene(p, "roofline",
+                          sizes.size() == 1 ? " at " + to_string(sizes.front()) : std::string());
     auto pts = collect_points(a, predicted);
     // Published throughputs of this GPU (a predicted profile only), at every size they have.
     add_published(pts, collect_published(a, std::nullopt, published_radius));

@@ -622,7 +622,9 @@ TEST_F(markdown_report_test, summary_is_one_page_and_links_the_details) {
     EXPECT_NE(md.find("[details.md](details.md)"), std::string::npos);
     EXPECT_NE(md.find("## TFLOP/s"), std::string::npos);
     EXPECT_NE(md.find("![Hierarchical roofline at "), std::string::npos);
-    EXPECT_NE(md.find("![DRAM roofline across sizes](roofline.png)"), std::string::npos);
+    EXPECT_NE(md.find("![DRAM roofline at 4096³](roofline-4096.png)"), std::string::npos);
+    EXPECT_NE(md.find("[1024³](roofline-1024.png)"), std::string::npos);
+    EXPECT_NE(md.find("every size in one plot: [roofline.png](roofline.png)"), std::string::npos);
     const auto f = findings(a);
     for (const auto& g : f.rungs)
         EXPECT_NE(md.find("- **" + g.heading + "**: " + g.lines.front()), std::string::npos)
@@ -630,8 +632,8 @@ TEST_F(markdown_report_test, summary_is_one_page_and_links_the_details) {
     const auto kernels = m_profile.kernels().size();
     int lines = 0;
     for (char c : md) lines += c == '\n';
-    // Heading 4, link 2, table 8 + a row per rung, rooflines 6, findings 6 + a line per rung.
-    EXPECT_LE(lines, 26 + 2 * static_cast<int>(kernels)) << md;
+    // Heading 4, link 2, table 8 + a row per rung, rooflines 8, findings 6 + a line per rung.
+    EXPECT_LE(lines, 28 + 2 * static_cast<int>(kernels)) << md;
     EXPECT_EQ(md.find("## Performance at"), std::string::npos);
 }
 

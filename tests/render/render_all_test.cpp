@@ -1,4 +1,5 @@
 #include "render/render_all.hpp"
+#include "render/roofline_layout.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,8 +37,16 @@ TEST(render_report, writes_png_svg_and_markdown) {
     EXPECT_TRUE(read_file(files.png).starts_with("\x89PNG"));
     EXPECT_NE(read_file(files.markdown).find("(roofline.png)"), std::string::npos);
     EXPECT_NE(read_file(files.markdown).find("(hierarchical-roofline.png)"), std::string::npos);
-    // Nothing but the twelve files: no temporaries left behind.
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "h100"), fs::directory_iterator()), 12);
+    // One DRAM roofline per size (the synthetic profile has two), titled with its size.
+    ASSERT_EQ(files.per_size_png.size(), 2u);
+    EXPECT_EQ(files.per_size_png[1], dir / "h100" / "roofline-4096.png");
+    for (const auto& f : files.per_size_png) EXPECT_TRUE(read_file(f).starts_with("\x89PNG"));
+    auto one = test::synthetic_profile();
+    std::erase_if(one.measurements, [](const measurement& m) { return m.size.m != 4096; });
+    const auto title = layout_roofline(analyze(one)).title_lines.front();
+    EXPECT_NE(title.find("Roofline of NVIDIA H100 80GB HBM3 at 4096³"), std::string::npos) << title;
+    // Nothing but the twelve files and the four per-size ones: no temporaries left behind.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "h100"), fs::directory_iterator()), 16);
 }
 
 TEST(render_report, predicted_profile_renders_too) {
