@@ -40,7 +40,7 @@ struct env_info {
     std::string command;
     std::string date;  // ISO 8601 UTC
     std::string host;
-    std::optional<int> gpu_index;  // the CUDA device index the run used
+    std::optional<int> gpu_index;  // the node's index of the GPU: CUDA_VISIBLE_DEVICES=N gives N
     std::string gpu_uuid;          // "GPU-xxxxxxxx-...", when the runtime reports one
     // Absent in profiles before 1.3: then the rows are taken as one whole run.
     std::optional<work_list_record> work_list;
