@@ -19,12 +19,6 @@ std::string card_name(const fleet_input& in) {
     return name;
 }
 
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const auto n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 void finish(fleet_value& v, fleet_analysis& a) {
     std::vector<double> present;
     for (const auto& x : v.per_card)
@@ -37,6 +31,12 @@ void finish(fleet_value& v, fleet_analysis& a) {
 }
 
 }  // namespace
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const auto n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 fleet_analysis analyze_fleet(std::span<const fleet_input> inputs, double margin) {
     if (inputs.size() < 2)

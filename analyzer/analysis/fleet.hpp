@@ -44,6 +44,9 @@ struct fleet_analysis {
     std::vector<fleet_flag> flags;   // every value more than `margin` below its median
 };
 
+// The median of `values` (the mean of the middle two for an even count); `values` not empty.
+[[nodiscard]] double median_of(std::vector<double> values);
+
 // Throws error_kind::input, one line naming the files, when fewer than two profiles are given,
 // one is not measured, or they hold different GPU models (compare each model's cards apart).
 [[nodiscard]] fleet_analysis analyze_fleet(std::span<const fleet_input> inputs, double margin);

@@ -10,12 +10,6 @@ namespace tgemm {
 
 namespace {
 
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const auto n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // The roof `key` of a profile: measured when it was, else theoretical.
 std::optional<double> roof_of(const profile& p, const std::string& key) {
     const auto it = p.peaks.find(key);
