@@ -15,7 +15,7 @@ namespace tgemm::render {
 struct finding_group {
     std::string heading;
     std::vector<std::string> lines;
-    std::vector<std::string> sub_lines;  // printed under the last line (DRAM deviation notes)
+    std::vector<std::string> sub_lines;  // printed under the last line (the DRAM band note)
 };
 
 struct findings_list {

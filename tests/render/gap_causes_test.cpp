@@ -132,10 +132,10 @@ TEST(gap_causes, shared_against_the_textbook_accesses) {
 
 TEST(gap_causes, refined_misses_carry_what_the_data_says) {
     EXPECT_EQ(refined_miss({"DRAM bytes (read + write)", 0.69, "1.61 GB", "2.32 GB",
-                            "its DRAM deviation note gives the reason"}),
+                            "the model gives a read band of 677 MB to 2.25 GB"}),
               "The refined model misses DRAM bytes (read + write): measured 0.69× its "
-              "prediction (1.61 GB against 2.32 GB); its DRAM deviation note gives the "
-              "reason.");
+              "prediction (1.61 GB against 2.32 GB); the model gives a read band of 677 MB to "
+              "2.25 GB.");
     EXPECT_EQ(refined_miss({"L2 bytes", 1.5, "3 GB", "2 GB", ""}),
               "The refined model misses L2 bytes: measured 1.50× its prediction (3 GB against "
               "2 GB); the counters do not say why.");

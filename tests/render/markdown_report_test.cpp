@@ -247,13 +247,18 @@ TEST_F(markdown_report_test, right_of_the_ridge_but_far_below_the_roof_names_the
                          "B per FMA.\n"));
 }
 
-TEST_F(markdown_report_test, dram_deviation_notes_follow_the_model_gap) {
-    m_profile.measurements[4].model.refined.notes.push_back(
-        "DRAM deviation: B is re-read once per wave");
-    const auto f = findings_of(report(m_profile));
+TEST_F(markdown_report_test, dram_band_notes_follow_the_model_gap) {
+    // A note that only looks like a band excuses nothing: it is not printed as one.
+    auto& row = m_profile.measurements[4];
+    row.model.refined.notes.push_back("DRAM deviation: B is re-read once per wave");
+    auto f = findings_of(report(m_profile));
+    EXPECT_FALSE(contains(f, "  - DRAM deviation:"));
+    // A typed band is, with its note under the rung's line.
+    model::set_dram_read_band(row.model.refined, 1e6, 2e6, "B is re-read once per wave");
+    f = findings_of(report(m_profile));
     EXPECT_TRUE(contains(f,
-                         "every level is within 0.8–1.25×.\n  - DRAM deviation: B is re-read "
-                         "once per wave\n"));
+                         "every level is within 0.8–1.25×.\n  - DRAM band: reads between 1 and 2 "
+                         "MB: B is re-read once per wave\n"));
 }
 
 TEST_F(markdown_report_test, findings_follow_the_data) {
