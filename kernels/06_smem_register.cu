@@ -2,6 +2,7 @@
 // S-deep slices of A and B in shared memory by cooperative fetching, and each thread computes a
 // V×V block from them as outer products. Each word fetched from global memory serves L outputs
 // of the CTA, each word read from shared memory serves V outputs of the thread.
+#include <algorithm>
 #include <string>
 
 #include "can_run.hpp"
@@ -204,13 +205,16 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     auto no_reuse_ctx = mc;
     no_reuse_ctx.l2_bytes = 0;
     const auto no_reuse = rt::estimate_drifting_dram(s, l, l, no_reuse_ctx);
-    if (in_step.read_bytes() < no_reuse.read_bytes())  // equal where every strip is read once
+    // Where a group's strips fit in half the L2 and a wave's do not, the model (groups keeping
+    // the group before's strips) reads less than the wave in step: the low end is the fewer.
+    const double low = std::min(in_step.read_bytes(), d.read_bytes());
+    if (low < no_reuse.read_bytes())  // equal where every strip is read once
         model::set_dram_read_band(
-            r, in_step.read_bytes(), no_reuse.read_bytes(),
-            "the whole wave of " + std::to_string(in_step.ctas_per_wave) +
-                " CTAs in step, keeping the strips of the wave before in L2 where they fit, at "
-                "the low end; one CTA per SM in step and no strip kept between its groups at the "
-                "high end; this rung's " +
+            r, low, no_reuse.read_bytes(),
+            "the fewer of the whole wave of " + std::to_string(in_step.ctas_per_wave) +
+                " CTAs in step and one CTA per SM in step (the model), each keeping the strips "
+                "of the wave or group before in L2 where they fit, at the low end; one CTA per SM "
+                "in step and no strip kept between its groups at the high end; this rung's " +
                 std::to_string(per_sm) +
                 " CTAs per SM stay partly in step, and the L2 keeps part of a group's strips");
     model::add_dram_write_notes(r);

@@ -62,3 +62,29 @@ TEST(SmemRegisterModel, L1SharedAndDramAt4096) {
     EXPECT_DOUBLE_EQ(r.dram_read_band->low, (9.0 * 7 + 7) * 1048576 + 8.0 * 67108864 + 67108864);
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 67108864.0);
 }
+
+TEST(SmemRegisterModel, ReadBandAt2048SpansTheNoReuseLimit) {
+    // 2048³: 32 × 32 = 1024 CTAs. Low end: the wave's strips fit in half the L2, so A, B, C are
+    // read once: 3 × 16 MiB. High end: groups of 132 CTAs (ids 132g …), none keeping a strip in
+    // L2 for the next: groups 0-6 cover 5 tile rows each, group 7 (ids 924-1023) 4, so 39 strips
+    // of A of 64 rows × 2048 × 4 B = 0.5 MiB; B (16 MiB) once per group, 8 times; C once.
+    const auto r = model_of(shape{2048, 2048, 2048}).refined;
+    ASSERT_TRUE(r.dram_read_band);
+    EXPECT_DOUBLE_EQ(r.dram_read_band->low, 3.0 * 16777216);
+    EXPECT_DOUBLE_EQ(r.dram_read_band->high, 39.0 * 524288 + 8.0 * 16777216 + 16777216);
+}
+
+TEST(SmemRegisterModel, TheModelLiesInsideItsBandAtShapesNotShipped) {
+    for (const auto s : {shape{1000, 777, 333}, shape{6000, 5000, 3000}, shape{16384, 512, 4096},
+                         shape{333, 9000, 2048}}) {
+        const auto r = model_of(s).refined;
+        const double reads = *r.get(keys::dram_read_bytes);
+        // Every strip read at least once: A, B and C once is the floor of every limit.
+        const double compulsory = 4.0 * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n);
+        EXPECT_GE(reads, compulsory * (1 - 1e-12)) << to_arg(s);
+        if (!r.dram_read_band) continue;  // the two limits agree there
+        EXPECT_LE(r.dram_read_band->low, reads) << to_arg(s);
+        EXPECT_GE(r.dram_read_band->high, reads) << to_arg(s);
+        EXPECT_LT(r.dram_read_band->low, r.dram_read_band->high) << to_arg(s);
+    }
+}
