@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "collect/wait_for_counters.hpp"
+#include "run_cli.hpp"
 
 using namespace tgemm;
 
@@ -85,4 +86,13 @@ TEST(WaitForCounters, OtherErrorsAreNotRetried) {
                      60, f.clock(), f.say()),
                  error);
     EXPECT_EQ(calls, 1);
+}
+
+TEST(WaitForCounters, TheOptionTakesSecondsOnly) {
+    for (const auto* bad : {"-1", "abc", "1e9"}) {
+        const auto r = test::run_cli({"--wait-for-counters", bad, "--offline"});
+        EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+        EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find("--wait-for-counters"), std::string::npos) << r.err;
+    }
 }
