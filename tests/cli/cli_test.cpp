@@ -10,6 +10,7 @@
 
 #include "cli/app.hpp"
 #include "run_cli.hpp"
+#include "scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -24,17 +25,9 @@ int lines(const std::string& s) {
     return tgemm::test::count_lines(s);
 }
 
-class Cli : public ::testing::Test {
+class Cli : public tgemm::test::scratch_dir_test {
   protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("tgemm-cli-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-    fs::path m_dir;
+    Cli() : scratch_dir_test("tgemm-cli-") {}
 };
 
 void expect_one_line_error(const result& r, const std::string& needle) {

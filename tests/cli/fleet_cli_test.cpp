@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.hpp"
 #include "run_cli.hpp"
+#include "scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace tgemm;
@@ -16,28 +17,25 @@ namespace {
 const std::string h100 = std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json";
 const std::string h200 = std::string(TGEMM_SOURCE_DIR) + "/profiles/h200.json";
 
-fs::path temp_dir(const std::string& name) {
-    const auto d = fs::temp_directory_path() / ("tgemm-fleet-" + std::to_string(::getpid()) + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
+class FleetCli : public test::scratch_dir_test {
+  protected:
+    FleetCli() : scratch_dir_test("tgemm-fleet-") {}
+};
 
 }  // namespace
 
-TEST(FleetCli, WritesTheReportOfTwoCards) {
-    const auto d = temp_dir("ok");
+TEST_F(FleetCli, WritesTheReportOfTwoCards) {
+    const auto& d = m_dir;
     const auto out = (d / "fleet.md").string();
     const auto r = test::run_cli({"fleet", h100, h100, "-o", out});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("2 cards, 0 flagged"), std::string::npos) << r.out;
     const auto md = read_file(out);
     EXPECT_NE(md.find("No card falls more than 5 % below the median"), std::string::npos);
-    fs::remove_all(d);
 }
 
-TEST(FleetCli, ComparesModelsAndRefusesASingleProfileInOneLine) {
-    const auto d = temp_dir("mixed");
+TEST_F(FleetCli, ComparesModelsAndRefusesASingleProfileInOneLine) {
+    const auto& d = m_dir;
     const auto out = (d / "f.md").string();
     auto r = test::run_cli({"fleet", h100, h100, h200, "-o", out});
     ASSERT_EQ(r.code, 0) << r.err;
@@ -51,5 +49,4 @@ TEST(FleetCli, ComparesModelsAndRefusesASingleProfileInOneLine) {
     EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
     r = test::run_cli({"fleet", h100, h100, "--margin", "0"});
     EXPECT_EQ(r.code, 2) << r.err;
-    fs::remove_all(d);
 }

@@ -11,22 +11,16 @@
 #include "profile/profile_file.hpp"
 #include "profile/profile_json.hpp"
 #include "run_cli.hpp"
+#include "scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace tgemm;
 
 namespace {
 
-class MergeCli : public ::testing::Test {
+class MergeCli : public test::scratch_dir_test {
   protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("tgemm-merge-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
+    MergeCli() : scratch_dir_test("tgemm-merge-") {}
 
     // The synthetic profile's shard i of n, written as a --shard run writes it.
     std::string write_shard(int i, int n, const std::string& gpu = "h100") {
@@ -45,8 +39,6 @@ class MergeCli : public ::testing::Test {
         (void)write_profile(path, p);
         return path.string();
     }
-
-    fs::path m_dir;
 };
 
 void expect_usage_line(const test::cli_result& r, const std::string& needle) {

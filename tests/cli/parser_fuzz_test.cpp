@@ -18,6 +18,7 @@
 #include "gpu/spec.hpp"
 #include "run_cli.hpp"
 #include "rung.hpp"
+#include "scratch_dir.hpp"
 
 using namespace tgemm;
 namespace fs = std::filesystem;
@@ -142,16 +143,9 @@ TEST(ParserFuzz, HugeNamesSuggestQuickly) {
 
 // ---- through the whole command line -----------------------------------------------------------
 
-class CliFuzz : public ::testing::Test {
+class CliFuzz : public test::scratch_dir_test {
   protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("tgemm-cli-fuzz-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
+    CliFuzz() : scratch_dir_test("tgemm-cli-fuzz-") {}
 
     // Exit code 2 and one line on stderr, nothing on stdout.
     void expect_usage(const std::vector<std::string>& args) {
@@ -163,7 +157,6 @@ class CliFuzz : public ::testing::Test {
         EXPECT_TRUE(r.err.ends_with("\n")) << shown;
         EXPECT_TRUE(r.out.empty()) << shown << "\n" << r.out;
     }
-    fs::path m_dir;
 };
 
 TEST_F(CliFuzz, MutatedArgumentsGiveOneLineAndExitTwo) {

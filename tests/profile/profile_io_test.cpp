@@ -6,8 +6,11 @@
 #include "core/error.hpp"
 #include "model/levels.hpp"
 #include "profile/profile_file.hpp"
+#include "profile_text.hpp"
 
 using namespace tgemm;
+using test::error_of;
+using test::with;
 namespace fs = std::filesystem;
 
 namespace {
@@ -80,26 +83,6 @@ fs::path temp_dir() {
     auto d = fs::temp_directory_path() / ("tgemm-profile-test-" + std::to_string(::getpid()));
     fs::create_directories(d);
     return d;
-}
-
-std::string error_of(const std::string& text) {
-    try {
-        (void)parse_profile(text, "bad.json");
-    } catch (const error& e) {
-        EXPECT_EQ(e.kind(), error_kind::input);
-        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
-        return e.what();
-    }
-    ADD_FAILURE() << "accepted: " << text.substr(0, 200);
-    return {};
-}
-
-std::string with(const std::string& text, const std::string& from, const std::string& to) {
-    auto out = text;
-    const auto pos = out.find(from);
-    EXPECT_NE(pos, std::string::npos) << from;
-    if (pos != std::string::npos) out.replace(pos, from.size(), to);
-    return out;
 }
 
 }  // namespace

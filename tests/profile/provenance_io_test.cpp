@@ -6,17 +6,12 @@
 #include "../render/synthetic_profile.hpp"
 #include "core/error.hpp"
 #include "profile/profile_file.hpp"
+#include "profile_text.hpp"
 
 using namespace tgemm;
+using test::with;
 
 namespace {
-
-std::string with(std::string text, const std::string& from, const std::string& to) {
-    const auto at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) text.replace(at, from.size(), to);
-    return text;
-}
 
 // The synthetic profile with the SM limits a profile file must hold.
 profile readable() {
@@ -81,15 +76,7 @@ TEST(ProvenanceIo, OlderProfilesHaveNone) {
 
 TEST(ProvenanceIo, BadValuesAreNamed) {
     const auto text = dump_profile(fleet_sample());
-    const auto error_of = [](const std::string& t) {
-        try {
-            (void)parse_profile(t, "f.json");
-        } catch (const error& e) {
-            EXPECT_EQ(e.kind(), error_kind::input);
-            return std::string(e.what());
-        }
-        return std::string("accepted");
-    };
+    const auto error_of = [](const std::string& t) { return test::error_of(t, "f.json"); };
     EXPECT_NE(error_of(with(text, "\"index\": 2", "\"index\": 4")).find("env.work_list.shard"),
               std::string::npos);
     EXPECT_NE(error_of(with(text, "\"size\": 14", "\"size\": -1")).find("env.work_list.size"),
