@@ -10,13 +10,11 @@ namespace tgemm {
 
 namespace {
 
-// The roof `key` of a profile: measured when it was, else theoretical.
+// The roof `key` of a profile as the report uses it (roof::effective), when the profile has it.
 std::optional<double> roof_of(const profile& p, const std::string& key) {
     const auto it = p.peaks.find(key);
-    if (it == p.peaks.end()) return std::nullopt;
-    if (it->second.measured) return *it->second.measured;
-    if (it->second.theoretical > 0) return it->second.theoretical;
-    return std::nullopt;
+    if (it == p.peaks.end() || !(it->second.effective() > 0)) return std::nullopt;
+    return it->second.effective();
 }
 
 // Per model, per compared quantity, the values of its cards.
