@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -59,23 +60,14 @@ std::vector<std::string> child_args(const std::vector<std::string>& args) {
     return kept;
 }
 
-std::vector<int> parse_devices(const std::string& text, int visible) {
-    if (lower(text) == "all") {
-        std::vector<int> all(static_cast<std::size_t>(visible));
-        for (int i = 0; i < visible; ++i) all[static_cast<std::size_t>(i)] = i;
-        return all;
-    }
-    int n = -1;
-    if (!text.empty() && text.size() <= 4 &&
-        text.find_first_not_of("0123456789") == std::string::npos)
-        n = std::stoi(text);
-    if (n < 0)
+// The index --device names, or nothing for "all"; anything else is a usage error.
+std::optional<int> device_index(const std::string& text) {
+    if (lower(text) == "all") return std::nullopt;
+    if (text.empty() || text.size() > 4 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
         TGEMM_THROW(usage, "--device takes a GPU index (0, 1, ...) or all, not '{}'",
                     printable(text));
-    if (n >= visible)
-        TGEMM_THROW(input, "--device {}: this node shows {} GPU(s) (indices 0 to {})", n, visible,
-                    visible - 1);
-    return {n};
+    return std::stoi(text);
 }
 
 pid_t spawn(const std::vector<std::string>& args, int gpu, const fs::path& log) {
@@ -134,15 +126,16 @@ int run_on_devices(const main_options& o, std::ostream& out, std::ostream& err) 
     if (o.offline || o.predict)
         TGEMM_THROW(usage, "--device measures; it does not combine with {}",
                     o.offline ? "--offline" : "--predict");
-    const bool all = lower(o.device) == "all";
-    if (!all && (o.device.empty() || o.device.size() > 4 ||
-                 o.device.find_first_not_of("0123456789") != std::string::npos))
-        TGEMM_THROW(usage, "--device takes a GPU index (0, 1, ...) or all, not '{}'",
-                    printable(o.device));
+    const auto index = device_index(o.device);
     const int visible = visible_gpu_count();
     if (visible == 0)
         TGEMM_THROW(device, "--device {}: {}", printable(o.device), probe_local_device().why_none);
-    const auto gpus = parse_devices(o.device, visible);
+    if (index && *index >= visible)
+        TGEMM_THROW(input, "--device {}: this node shows {} GPU(s) (indices 0 to {})", *index,
+                    visible, visible - 1);
+    std::vector<int> gpus;
+    for (int i = 0; i < visible; ++i)
+        if (!index || *index == i) gpus.push_back(i);
     const auto probe = probe_local_device();
     const auto key = lower(o.gpu) == "auto" && probe.device ? probe.device->info.key : lower(o.gpu);
     const fs::path final_profile =
