@@ -405,8 +405,9 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
                 if (!std::isfinite(values[i]))
                     TGEMM_THROW(internal, "CUPTI returned {} for {} (a replay pass did not run)",
                                 values[i], names[i]);
-                // Sums add over kernels; a clock rate is an average, kept as the mean.
-                const bool rate = g.metrics[i].ends_with(".per_second");
+                // Sums add over kernels; a rate or a ratio (clock, IPC, % of peak) is an
+                // average, kept as the mean.
+                const bool rate = !g.metrics[i].ends_with(".sum");
                 by_metric[g.metrics[i]] += rate ? values[i] / info.numTotalRanges : values[i];
             }
         }

@@ -4,8 +4,44 @@
 
 #include "gpu/sector.hpp"
 #include "model/levels.hpp"
+#include "model/stall_reasons.hpp"
 
 namespace tgemm {
+
+namespace {
+
+// The execution counters (docs/why.md): Nsight Compute's own metrics, ratios as it shows them.
+constexpr std::array execution_metrics{
+    metric_traits{keys::sm_cycles_active, "sm__cycles_active.sum", 1,
+                  "cycles with at least one warp resident, summed over the SMs"},
+    metric_traits{keys::inst_executed, "sm__inst_executed.sum", 1, "warp instructions executed"},
+    metric_traits{keys::ipc, "sm__inst_executed.avg.per_cycle_active", 1,
+                  "warp instructions per active cycle, per SM (at most 4: four schedulers)"},
+    metric_traits{keys::issue_active_pct, "smsp__issue_active.avg.pct_of_peak_sustained_active", 1,
+                  "% of active cycles in which a scheduler issued an instruction"},
+    metric_traits{keys::achieved_occupancy_pct, "sm__warps_active.avg.pct_of_peak_sustained_active",
+                  1, "resident warps per active cycle, % of the SM's maximum"},
+    metric_traits{keys::fma_pipe_pct, "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+                  1, "% of active cycles the FMA pipe was busy"},
+    metric_traits{keys::warp_cycles, "smsp__warps_active.sum", 1,
+                  "resident warps summed over every active cycle (warp-cycles)"},
+    metric_traits{keys::tensor_pipe_pct,
+                  "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", 1,
+                  "% of active cycles the tensor pipe was busy", metric_family::tensor},
+};
+
+template <std::size_t A, std::size_t B>
+constexpr std::array<metric_traits, A + B + stall_reasons.size()> joined(
+    const std::array<metric_traits, A>& a, const std::array<metric_traits, B>& b) {
+    std::array<metric_traits, A + B + stall_reasons.size()> out{};
+    std::size_t i = 0;
+    for (const auto& t : a) out[i++] = t;
+    for (const auto& t : b) out[i++] = t;
+    for (const auto& r : stall_reasons) out[i++] = metric_traits{r.key, r.metric, 1, r.words};
+    return out;
+}
+
+}  // namespace
 
 std::span<const metric_traits> metric_table() {
     // The three instrumented op counters are exact (they count predicated-on thread
@@ -24,6 +60,11 @@ std::span<const metric_traits> metric_table() {
                       "L2 read sectors x 32 B"},
         metric_traits{keys::l2_write_bytes, "lts__t_sectors_op_write.sum", double(sector_bytes),
                       "L2 write sectors x 32 B"},
+        metric_traits{keys::l2_tex_bytes, "lts__t_sectors_srcunit_tex.sum", double(sector_bytes),
+                      "L2 sectors the SMs (L1/TEX) asked for x 32 B"},
+        metric_traits{keys::l2_fabric_bytes, "lts__t_sectors_srcunit_ltcfabric.sum",
+                      double(sector_bytes),
+                      "L2 sectors the other L2 partition asked for x 32 B (its misses)"},
         metric_traits{keys::l1_global_load_bytes, "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum", 1,
                       "global load bytes requested at L1 (32 B sectors)"},
         metric_traits{keys::l1_global_store_bytes, "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum",
@@ -89,7 +130,8 @@ std::span<const metric_traits> metric_table() {
         metric_traits{keys::sm_clock_hz, "sm__cycles_elapsed.avg.per_second", 1,
                       "average SM clock during the kernel, Hz"},
     };
-    return table;
+    static constexpr auto all = joined(table, execution_metrics);
+    return all;
 }
 
 }  // namespace tgemm

@@ -15,6 +15,10 @@ inline constexpr std::string_view dram_write_bytes = "dram_write_bytes";
 inline constexpr std::string_view l2_bytes = "l2_bytes";
 inline constexpr std::string_view l2_read_bytes = "l2_read_bytes";
 inline constexpr std::string_view l2_write_bytes = "l2_write_bytes";
+// lts__t_bytes split by who asked (docs/models/l2.md): the SMs' L1/TEX units, and the other
+// L2 partition forwarding a miss on a line whose home is here (Hopper's L2 is two halves).
+inline constexpr std::string_view l2_tex_bytes = "l2_tex_bytes";
+inline constexpr std::string_view l2_fabric_bytes = "l2_fabric_bytes";
 inline constexpr std::string_view l1_global_load_bytes = "l1_global_load_bytes";
 inline constexpr std::string_view l1_global_store_bytes = "l1_global_store_bytes";
 inline constexpr std::string_view l1_global_load_requests = "l1_global_load_requests";
@@ -48,6 +52,21 @@ inline constexpr std::string_view l2_requested_bytes = "l2_requested_bytes";
 inline constexpr std::string_view l2_coalesced_bytes = "l2_coalesced_bytes";
 inline constexpr std::string_view duration_ns = "duration_ns";
 inline constexpr std::string_view sm_clock_hz = "sm_clock_hz";
+
+// Execution: why a kernel runs below its roofs (docs/why.md). Each is the Nsight Compute metric
+// of the same meaning, so the validation compares them by name.
+inline constexpr std::string_view sm_cycles_active = "sm_cycles_active";  // summed over SMs
+inline constexpr std::string_view inst_executed = "inst_executed";        // warp instructions
+inline constexpr std::string_view achieved_occupancy_pct = "achieved_occupancy_pct";
+inline constexpr std::string_view issue_active_pct = "issue_active_pct";  // per scheduler
+inline constexpr std::string_view ipc = "ipc";  // warp instructions per active cycle, per SM
+inline constexpr std::string_view fma_pipe_pct = "fma_pipe_pct";
+inline constexpr std::string_view tensor_pipe_pct = "tensor_pipe_pct";
+// Warp-cycles: every resident warp adds one per cycle to warps_active and one to exactly one
+// stall_* reason ("selected" is the warp that issued), so stall_x / warp_cycles is the share of
+// the warps' time spent in state x.
+inline constexpr std::string_view warp_cycles = "warp_cycles";
+inline constexpr std::string_view stall_prefix = "stall_";
 
 // Derived, not a counter of its own: dram_read_bytes + dram_write_bytes.
 inline constexpr std::string_view dram_bytes = "dram_bytes";

@@ -18,7 +18,15 @@ TEST(MetricPlan, EveryMetricIsValidForGH100AndGroupedOnce) {
     for (const auto& t : metric_table())
         EXPECT_EQ(seen.count(std::string(t.metric)), 1u) << t.metric;
     EXPECT_EQ(seen.size(), metric_table().size());
-    EXPECT_LE(groups.size(), 8u);
+    // Each group is one profiled launch per (rung, shape): the execution counters (warp
+    // stall reasons are scheduler counters, a few per pass) take it from 8 to 13, 9 of them
+    // for a rung without tensor cores.
+    std::string plan;
+    for (const auto& g : groups) {
+        plan += "\n group:";
+        for (const auto& m : g) plan += " " + m;
+    }
+    EXPECT_LE(groups.size(), 13u) << plan;
 }
 
 // A group holds one family only, so a rung without tensor cores skips the tensor groups whole
