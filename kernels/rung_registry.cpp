@@ -19,6 +19,15 @@ rung_registry& rung_registry::get() {
 
 bool rung_registry::add(rung r) {
     if (try_find(r.id)) TGEMM_THROW(internal, "rung '{}' registered twice", r.id);
+    // Every rung with a known launch gets its theoretical occupancy from the one calculator, at
+    // the limits of the GPU the model is asked for.
+    if (r.config && r.model)
+        r.model = [model = std::move(r.model), cta = r.config->cta()](const shape& s,
+                                                                      const model_context& mc) {
+            auto m = model(s, mc);
+            m.occupancy = estimate_occupancy(mc.limits, cta);
+            return m;
+        };
     m_rungs.push_back(std::move(r));
     return true;
 }

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/shape.hpp"
 #include "gpu/gpu_info.hpp"
+#include "gpu/occupancy.hpp"
 #include "gpu/sm_limits.hpp"
 #include "model/refined_model.hpp"
 
@@ -44,10 +45,36 @@ struct textbook_model {
     [[nodiscard]] double ai() const { return global_bytes > 0 ? flops / global_bytes : 0; }
 };
 
+// Theoretical occupancy: how many warps of the launch one SM holds at the target GPU's limits
+// (gpu/occupancy.hpp), as Nsight Compute's sm__maximum_warps_per_active_cycle_pct counts it.
+struct occupancy_estimate {
+    int ctas_per_sm = 0;
+    int warps_per_sm = 0;
+    int max_warps_per_sm = 0;  // the SM's limit, threads_per_sm / 32
+    std::string limiter;       // "registers", "shared memory" or "threads"
+    [[nodiscard]] double pct() const {
+        return max_warps_per_sm > 0 ? 100.0 * warps_per_sm / max_warps_per_sm : 0;
+    }
+};
+
 struct rung_model {
     textbook_model textbook;
     refined_model refined;
+    // Empty for a kernel whose launch the tool does not know (the cuBLAS rows).
+    std::optional<occupancy_estimate> occupancy;
 };
+
+// The occupancy of a CTA asking `c` of an SM with limits `l`.
+[[nodiscard]] inline occupancy_estimate estimate_occupancy(const sm_limits& l,
+                                                           const cta_resources& c) {
+    const auto lim = limits_of(l, c);
+    occupancy_estimate o;
+    o.ctas_per_sm = lim.ctas();
+    o.warps_per_sm = o.ctas_per_sm * ((c.threads + 31) / 32);
+    o.max_warps_per_sm = l.threads_per_sm / 32;
+    o.limiter = lim.limiter();
+    return o;
+}
 
 // Shared pieces that most rungs' models use.
 namespace model {

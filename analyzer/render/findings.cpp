@@ -13,6 +13,7 @@
 #include "render/gap_causes.hpp"
 #include "render/names.hpp"
 #include "render/tensor_steps.hpp"
+#include "render/why_words.hpp"
 
 namespace tgemm::render {
 
@@ -117,7 +118,12 @@ std::optional<std::string> bound_line(const analysis& a, const row_analysis& r) 
     }
     in.roofs_checked = roofs_checked(r);
     in.inside_sm = inside_the_sm(r);
-    return bound_sentence(in);
+    auto s = bound_sentence(in);
+    // The measured cause, and for a rung far below every roof the bound that holds it.
+    if (const auto why =
+            why_sentence(execution_of(*r.row, a.source->gpu, r.executed_flops), r.pct_bound_roof))
+        s += " " + *why;
+    return s;
 }
 
 // DRAM reads as a multiple of the compulsory A + B + C reads.
@@ -489,21 +495,24 @@ findings_list predicted_findings(const analysis& a) {
     return out;
 }
 
-// "### Tensor ladder, step by step": one bullet per step, one sub-bullet per line.
-std::string tensor_steps_markdown(const std::vector<finding_group>& steps) {
+// "### <title>": one bullet per step, one sub-bullet per line.
+std::string steps_markdown(std::string_view title, std::string_view intro,
+                           const std::vector<finding_group>& steps) {
     if (steps.empty()) return {};
-    std::string md =
-        "### Tensor ladder, step by step\n\n"
-        "Each step from one tensor rung to the next at the focus size, in ladder order: what it "
-        "buys in TFLOP/s, then each level whose counters changed (by more than 1 %; DRAM by more "
-        "than 10 %), from the first rung's value to the second's. The levels and counters: "
-        "docs/report.md.\n\n";
+    std::string md = fmt::format("### {}\n\n{}\n\n", title, intro);
     for (const auto& g : steps) {
         md += fmt::format("- **{}**\n", g.heading);
         for (const auto& l : g.lines) md += "  - " + l + "\n";
     }
     return md + "\n";
 }
+
+constexpr std::string_view steps_intro =
+    "Each step from one rung to the next at the focus size, in ladder order: what it buys in "
+    "TFLOP/s, then each level whose counters changed (by more than 1 %; DRAM by more than "
+    "10 %), from the first rung's value to the second's, then which factor of Little's law "
+    "moved (cycles = instructions × L ÷ W; docs/why.md). The levels and counters: "
+    "docs/report.md.";
 
 }  // namespace
 
@@ -521,6 +530,8 @@ findings_list findings(const analysis& a) {
         if (auto m = model_gap(*big)) out.model_gaps.push_back(std::move(*m));
     }
     out.tensor_steps = tensor_ladder_steps(a);
+    out.fp32_steps = fp32_ladder_steps(a);
+    out.contradictions = fewer_bytes_yet_slower(a);
     bounds_summary(a, out.across);
     best_against_cublas(a, out.across);
     flop_counts(a, out.across);
@@ -561,7 +572,14 @@ std::string findings_markdown(const analysis& a) {
         for (const auto& l : f.across) line("- " + l);
         line();
     }
-    md += tensor_steps_markdown(f.tensor_steps);
+    md += steps_markdown(
+        "Fewer bytes, yet slower",
+        "Rungs that move no more L1 global-load and DRAM bytes than an earlier rung and still "
+        "run slower, each against the fastest such earlier rung; the execution counters say "
+        "what set the time instead.",
+        f.contradictions);
+    md += steps_markdown("FP32 ladder, step by step", steps_intro, f.fp32_steps);
+    md += steps_markdown("Tensor ladder, step by step", steps_intro, f.tensor_steps);
     if (!f.model_gaps.empty()) {
         line("### Refined model against measurement, in short");
         line();

@@ -25,6 +25,10 @@ struct findings_list {
     // Consecutive tensor rungs at the focus size: what each step buys, level by level
     // (render/tensor_steps.hpp).
     std::vector<finding_group> tensor_steps;
+    std::vector<finding_group> fp32_steps;  // the same for the FP32 rungs
+    // Later rungs that move no more bytes than an earlier one and run slower, explained by the
+    // execution counters (render/tensor_steps.hpp).
+    std::vector<finding_group> contradictions;
 };
 
 [[nodiscard]] findings_list findings(const analysis& a);

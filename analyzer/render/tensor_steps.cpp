@@ -12,6 +12,7 @@
 #include "render/format.hpp"
 #include "render/names.hpp"
 #include "render/rung_colours.hpp"
+#include "render/why_words.hpp"
 
 namespace tgemm::render {
 
@@ -48,13 +49,23 @@ std::string arrow(const both& v, std::string (*fmt_value)(double)) {
 // Reads a counter from both rows and keeps the names of those either row lacks.
 class step_reader {
   public:
-    step_reader(const step_row& from, const step_row& to) : m_from(from), m_to(to) {}
+    step_reader(const step_row& from, const step_row& to)
+        : m_from(from),
+          m_to(to),
+          m_tensor(from.counters.contains(keys::tensor_flops) ||
+                   to.counters.contains(keys::tensor_flops) ||
+                   from.counters.contains(keys::smem_gmma_wavefronts) ||
+                   to.counters.contains(keys::smem_gmma_wavefronts)) {}
 
     std::optional<both> get(std::string_view key) {
         const auto f = m_from.counters.find(key);
         const auto t = m_to.counters.find(key);
         if (f != m_from.counters.end() && t != m_to.counters.end())
             return both{f->second, t->second};
+        // Two FP32 rungs lack the tensor counters by design (they are not collected for them):
+        // nothing to report.
+        if (f == m_from.counters.end() && t == m_to.counters.end() && !m_tensor)
+            return std::nullopt;
         auto name = level_display_name(key);
         if (f != m_from.counters.end()) name += " of " + m_to.kernel;
         if (t != m_to.counters.end()) name += " of " + m_from.kernel;
@@ -75,6 +86,7 @@ class step_reader {
   private:
     const step_row& m_from;
     const step_row& m_to;
+    bool m_tensor;  // either row is a tensor rung's
     std::vector<std::string> m_missing;
 };
 
@@ -227,6 +239,89 @@ std::optional<std::string> gain_line(const step_row& from, const step_row& to) {
         rate, best, name);
 }
 
+// A step that moves fewer bytes at every level and still runs slower: the traffic did not set
+// its time, and Little's law's factors say what did.
+std::optional<std::string> slower_with_fewer_bytes(const step_row& from, const step_row& to) {
+    if (!from.tflops || !to.tflops || *to.tflops >= *from.tflops * (1 - step_same_within))
+        return std::nullopt;
+    const auto value = [](const step_row& r, std::string_view k) -> std::optional<double> {
+        const auto it = r.counters.find(k);
+        if (it == r.counters.end()) return std::nullopt;
+        return it->second;
+    };
+    const auto lsu = [&](const step_row& r) -> std::optional<double> {
+        const auto ld = value(r, keys::smem_load_wavefronts);
+        const auto st = value(r, keys::smem_store_wavefronts);
+        if (!ld || !st) return std::nullopt;
+        return *ld + *st;
+    };
+    const std::array<std::optional<double>, 8> before = {value(from, keys::dram_read_bytes),
+                                                         value(from, keys::l2_bytes),
+                                                         value(from, keys::l1_global_load_bytes),
+                                                         value(from, keys::l1_global_store_bytes),
+                                                         lsu(from),
+                                                         value(from, keys::smem_ldgsts_bytes),
+                                                         value(from, keys::tma_load_bytes),
+                                                         value(from, keys::smem_gmma_wavefronts)};
+    const std::array<std::optional<double>, 8> after = {value(to, keys::dram_read_bytes),
+                                                        value(to, keys::l2_bytes),
+                                                        value(to, keys::l1_global_load_bytes),
+                                                        value(to, keys::l1_global_store_bytes),
+                                                        lsu(to),
+                                                        value(to, keys::smem_ldgsts_bytes),
+                                                        value(to, keys::tma_load_bytes),
+                                                        value(to, keys::smem_gmma_wavefronts)};
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        if (before[i].has_value() != after[i].has_value()) return std::nullopt;
+        // DRAM moves with what stays in L2 between launches: only a clear rise counts.
+        const double slack = i == 0 ? step_dram_same_within : step_same_within;
+        if (before[i] && *after[i] > *before[i] * (1 + slack)) return std::nullopt;
+    }
+    const auto f = little_factors_between(from.exec, to.exec);
+    std::vector<std::string> causes;
+    if (f && f->warps < 1 - 0.1)
+        causes.push_back(fmt::format("fewer warps in flight (W ×{:.2f})", f->warps));
+    if (f && f->instructions > 1 + 0.1)
+        causes.push_back(fmt::format("more instructions (×{:.2f})", f->instructions));
+    if (f && f->latency > 1 + 0.1)
+        causes.push_back(fmt::format("longer waits per instruction (L ×{:.2f})", f->latency));
+    auto s = fmt::format(
+        "{} moves no more bytes than {} at any level and still runs {:.2f}× "
+        "slower",
+        to.kernel, from.kernel, *from.tflops / *to.tflops);
+    if (!f) return s + ": the execution counters were not measured, so the cause is not named.";
+    if (causes.empty())
+        return s + fmt::format(
+                       ": instructions, warps and latency each moved by less than 10 %, "
+                       "together cycles ×{:.2f}.",
+                       f->cycles);
+    return s + ": the time is not the traffic's but " + join(causes, " and ") + ".";
+}
+
+// Which factors of Little's law made the later rung slower, and which one offset them: "The
+// time is set by more instructions (×1.41) and fewer warps in flight (W ×0.52), which shorter
+// waits per instruction (L ×0.50) only partly offset."
+std::optional<std::string> cause_line(const execution_view& from, const execution_view& to) {
+    const auto f = little_factors_between(from, to);
+    if (!f) return std::nullopt;
+    std::vector<std::string> against, offset;
+    // A factor within 10 % of 1 is neither a cause nor an offset.
+    const auto add = [&](double x, bool more_is_slower, const char* more, const char* fewer,
+                         const char* symbol) {
+        if (std::fabs(x - 1) <= 0.1) return;
+        const bool slower = (x > 1) == more_is_slower;
+        (slower ? against : offset)
+            .push_back(fmt::format("{} ({}×{:.2f})", x > 1 ? more : fewer, symbol, x));
+    };
+    add(f->instructions, true, "more instructions", "fewer instructions", "");
+    add(f->warps, false, "more warps in flight", "fewer warps in flight", "W ");
+    add(f->latency, true, "longer waits per instruction", "shorter waits per instruction", "L ");
+    if (against.empty()) return std::nullopt;
+    auto s = "The time is set by " + join(against, " and ");
+    if (!offset.empty()) s += ", which " + join(offset, " and ") + " only partly offset";
+    return s + ".";
+}
+
 }  // namespace
 
 std::vector<std::string> ladder_step_lines(const step_row& from, const step_row& to) {
@@ -242,24 +337,32 @@ std::vector<std::string> ladder_step_lines(const step_row& from, const step_row&
     for (const auto& [level, clauses] : levels)
         if (!clauses.empty()) out.push_back(fmt::format("{}: {}.", level, join(clauses, "; ")));
     if (auto g = gain_line(from, to)) out.push_back(std::move(*g));
+    if (auto w = little_step_line(from.exec, to.exec)) out.push_back(std::move(*w));
+    if (auto c = slower_with_fewer_bytes(from, to)) out.push_back(std::move(*c));
     if (!r.missing().empty())
         out.push_back(fmt::format("Not measured: {}.", join(r.missing(), ", ")));
     return out;
 }
 
-std::vector<finding_group> tensor_ladder_steps(const analysis& a) {
+namespace {
+
+step_row step_side(const analysis& a, const row_analysis& r) {
+    step_row s{r.row->kernel, r.tflops, std::nullopt, r.row->counters,
+               execution_of(*r.row, a.source->gpu, r.executed_flops)};
+    if (r.row->time) s.median_ms = r.row->time->median_ms;
+    return s;
+}
+
+std::vector<finding_group> steps_of(const analysis& a, bool tensor) {
     std::vector<finding_group> out;
     const auto focus = a.focus_size();
     if (!focus || !a.source) return out;
     std::vector<const row_analysis*> rungs;
     for (const auto* r : rows_at(a, *focus))
-        if (!is_reference_kernel(r->row->kernel) && compute_roof_key(r->row->dtype) != roofs::fp32)
+        if (!is_reference_kernel(r->row->kernel) &&
+            (compute_roof_key(r->row->dtype) != roofs::fp32) == tensor)
             rungs.push_back(r);
-    const auto side = [](const row_analysis& r) {
-        step_row s{r.row->kernel, r.tflops, std::nullopt, r.row->counters};
-        if (r.row->time) s.median_ms = r.row->time->median_ms;
-        return s;
-    };
+    const auto side = [&](const row_analysis& r) { return step_side(a, r); };
     for (std::size_t i = 1; i < rungs.size(); ++i) {
         const auto& from = *rungs[i - 1];
         const auto& to = *rungs[i];
@@ -270,6 +373,57 @@ std::vector<finding_group> tensor_ladder_steps(const analysis& a) {
              {}});
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<finding_group> tensor_ladder_steps(const analysis& a) {
+    return steps_of(a, true);
+}
+
+std::vector<finding_group> fewer_bytes_yet_slower(const analysis& a) {
+    std::vector<finding_group> out;
+    const auto focus = a.focus_size();
+    if (!focus || !a.source) return out;
+    std::vector<const row_analysis*> rungs;
+    for (const auto* r : rows_at(a, *focus))
+        if (!is_reference_kernel(r->row->kernel) && r->tflops) rungs.push_back(r);
+    const auto bytes = [](const row_analysis& r, std::string_view k) { return r.row->counter(k); };
+    const auto side = [&](const row_analysis& r) { return step_side(a, r); };
+    for (std::size_t j = 1; j < rungs.size(); ++j) {
+        const auto& later = *rungs[j];
+        const row_analysis* best = nullptr;
+        for (std::size_t i = 0; i < j; ++i) {
+            const auto& earlier = *rungs[i];
+            if (earlier.row->dtype != later.row->dtype) continue;
+            if (*later.tflops >= *earlier.tflops * (1 - contradiction_from)) continue;
+            const auto l1a = bytes(earlier, keys::l1_global_load_bytes);
+            const auto l1b = bytes(later, keys::l1_global_load_bytes);
+            const auto da = bytes(earlier, keys::dram_read_bytes);
+            const auto db = bytes(later, keys::dram_read_bytes);
+            if (!l1a || !l1b || !da || !db) continue;
+            if (*l1b > *l1a * (1 + step_same_within) || *db > *da * (1 + step_dram_same_within))
+                continue;
+            if (!best || *earlier.tflops > *best->tflops) best = &earlier;
+        }
+        if (!best) continue;
+        auto lines = ladder_step_lines(side(*best), side(later));
+        if (auto c = cause_line(side(*best).exec, side(later).exec)) lines.push_back(std::move(*c));
+        lines.insert(
+            lines.begin(),
+            fmt::format("{} is a later rung than {}, moves no more L1 global-load and "
+                        "DRAM bytes, and runs {:.2f}× slower.",
+                        later.row->kernel, best->row->kernel, *best->tflops / *later.tflops));
+        out.push_back({fmt::format("{} against {} at {}", later.row->kernel, best->row->kernel,
+                                   to_string(*focus)),
+                       std::move(lines),
+                       {}});
+    }
+    return out;
+}
+
+std::vector<finding_group> fp32_ladder_steps(const analysis& a) {
+    return steps_of(a, false);
 }
 
 }  // namespace tgemm::render

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "analysis/execution.hpp"
 #include "render/findings.hpp"
 
 namespace tgemm::render {
@@ -21,6 +22,7 @@ struct step_row {
     std::optional<double> tflops;  // 2MNK / median time, in TFLOP/s
     std::optional<double> median_ms;
     std::map<std::string, double, std::less<>> counters;
+    execution_view exec;  // the "why" counters (empty fields where not measured)
 };
 
 // A relative change below this is no change: the level is left out of the step.
@@ -37,5 +39,16 @@ inline constexpr double step_dram_same_within = 0.10;
 // One group per pair of consecutive tensor rungs of one input type at the focus size (ladder
 // order; cuBLAS rows are references, not steps), headed "bf16_wmma → bf16_mma at 2048³".
 [[nodiscard]] std::vector<finding_group> tensor_ladder_steps(const analysis& a);
+// The same for the FP32 rungs.
+[[nodiscard]] std::vector<finding_group> fp32_ladder_steps(const analysis& a);
+
+// A later rung this much slower than an earlier one is a contradiction worth explaining when it
+// moves no more bytes.
+inline constexpr double contradiction_from = 0.10;
+
+// Each rung that runs slower than an earlier rung of its input type at the focus size while
+// moving no more L1 global-load and DRAM bytes, set against the fastest such earlier rung, with
+// the step's lines (the "why" line names the factor of Little's law that moved).
+[[nodiscard]] std::vector<finding_group> fewer_bytes_yet_slower(const analysis& a);
 
 }  // namespace tgemm::render

@@ -25,7 +25,7 @@ counts zero_counts() {
 }
 
 step_row row(std::string kernel, double tflops, double ms, const counts& set) {
-    step_row r{std::move(kernel), tflops, ms, zero_counts()};
+    step_row r{std::move(kernel), tflops, ms, zero_counts(), {}};
     for (const auto& [k, v] : set) r.counters[k] = v;
     return r;
 }
