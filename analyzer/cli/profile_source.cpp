@@ -32,4 +32,12 @@ std::optional<loaded_profile> partner_profile(const std::string& gpu_key) {
     return std::nullopt;
 }
 
+std::optional<loaded_profile> calibration_profile() {
+    auto p = load_stored_profile(
+        std::filesystem::path("profiles") / (std::string(calibration_gpu) + ".json"),
+        calibration_gpu);
+    if (p && p->data.source == profile_source::measured) return p;
+    return std::nullopt;
+}
+
 }  // namespace tgemm::cli

@@ -22,4 +22,11 @@ struct loaded_profile {
 // profiles/<key>.json or the binary, for the report's two-GPU comparison; nothing if none.
 [[nodiscard]] std::optional<loaded_profile> partner_profile(const std::string& gpu_key);
 
+// The GPU whose measured profile calibrates every other GPU's predicted TFLOP/s
+// (docs/prediction.md): the one the project measures first and most.
+inline constexpr const char* calibration_gpu = "h100";
+
+// Its measured profile, from profiles/h100.json or the binary; nothing if neither is measured.
+[[nodiscard]] std::optional<loaded_profile> calibration_profile();
+
 }  // namespace tgemm::cli

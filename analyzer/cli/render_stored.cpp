@@ -17,10 +17,13 @@ void render_stored(const profile& p, const std::filesystem::path& out_dir,
                    const std::string& label) {
     auto partner = partner_profile(p.gpu.key);
     if (partner) partner->data = with_current_models(std::move(partner->data));
-    render::render_report(
-        with_current_models(p), out_dir, label,
-        partner ? render::comparison{&partner->data, partner->origin} : render::comparison{},
-        registered_ladder());
+    auto calibration = calibration_profile();
+    if (calibration) calibration->data = with_current_models(std::move(calibration->data));
+    render::comparison with;
+    if (partner) with.other = &partner->data, with.label = partner->origin;
+    if (calibration)
+        with.calibration = &calibration->data, with.calibration_label = calibration->origin;
+    render::render_report(with_current_models(p), out_dir, label, with, registered_ladder());
 }
 
 }  // namespace tgemm::cli

@@ -7,11 +7,13 @@
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "model/levels.hpp"
+#include "render/execution_table.hpp"
 #include "render/findings.hpp"
 #include "render/format.hpp"
 #include "render/gap_causes.hpp"
 #include "render/md_table.hpp"
 #include "render/names.hpp"
+#include "render/prediction_section.hpp"
 #include "render/report_sections.hpp"
 #include "render/roofline_layout.hpp"
 #include "render/rung_colours.hpp"
@@ -65,7 +67,9 @@ class report_writer {
         section(peaks_section(m_a));
         method_section();
         section(hierarchy_section(m_a));
+        section(execution_section(m_a));
         section(published_section(m_a));
+        section(prediction_section(m_a, m_opts.calibration, m_opts.calibration_label));
         if (m_opts.compare && m_opts.compare->source)
             section(gpu_comparison_section(m_a, *m_opts.compare, m_opts.compare_label));
         for (const auto& s : m_p.shapes()) performance_section(s);
@@ -475,6 +479,8 @@ std::string summary_report(const analysis& a, const report_options& opts,
         s += fmt::format("\nWhy, rung by rung, and where the models miss: [{0}]({0}).\n",
                          details_path);
     }
+    if (const auto line = prediction_summary_line(a, opts.calibration); !line.empty())
+        s += "\n## Predicted TFLOP/s\n\n" + line + "\n";
     return s;
 }
 

@@ -35,6 +35,10 @@ struct report_options {
     // This build's rungs in ladder order: each one the profile has no row of gets one line,
     // "not measured" (or "not predicted"). Empty: no such lines.
     std::vector<ladder_rung> ladder;
+    // The measured profile that predicts this GPU's TFLOP/s (the H100's; docs/prediction.md),
+    // and where it came from; no prediction section when null or the same GPU.
+    const profile* calibration = nullptr;
+    std::string calibration_label;
 };
 
 // "roofline-4096.png": the file of the DRAM roofline of one size, beside the report.

@@ -29,6 +29,8 @@ report_files render_report(const profile& p, const std::filesystem::path& out_di
     report_options mo;
     mo.profile_label = profile_label;
     mo.ladder = ladder;
+    mo.calibration = compare.calibration;
+    mo.calibration_label = compare.calibration_label;
     std::optional<analysis> other;
     if (compare.other) {
         other = analyze(*compare.other);

@@ -38,6 +38,9 @@ struct report_files {
 struct comparison {
     const profile* other = nullptr;
     std::string label;
+    // The measured profile the predicted TFLOP/s are calibrated on (report_options).
+    const profile* calibration = nullptr;
+    std::string calibration_label;
 };
 report_files render_report(const profile& p, const std::filesystem::path& out_dir,
                            const std::string& profile_label, const comparison& compare = {},

@@ -1,0 +1,107 @@
+#include "render/prediction_section.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/performance_model.hpp"
+#include "analysis/published.hpp"
+#include "render/format.hpp"
+#include "render/md_table.hpp"
+
+namespace tgemm::render {
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const auto n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::optional<time_prediction> prediction_for(const profile& cal, const profile& target,
+                                              const measurement& target_row) {
+    const auto* c = cal.find(target_row.kernel, target_row.size);
+    if (!c || c->skipped) return std::nullopt;
+    return predict_time(*c, cal, target_row, target);
+}
+
+void add_check(prediction_summary& s, const profile& cal, const profile& target,
+               const measurement& row, double observed) {
+    const auto p = prediction_for(cal, target, row);
+    if (!p || p->tflops <= 0 || observed <= 0) return;
+    s.rows.push_back({row.kernel, row.size, observed, p->tflops, p->bound});
+}
+
+}  // namespace
+
+std::optional<prediction_summary> check_predictions(const analysis& a, const profile* calibration) {
+    if (!calibration || !a.source || calibration->gpu.key == a.source->gpu.key) return std::nullopt;
+    const auto& target = *a.source;
+    prediction_summary s;
+    if (target.source == profile_source::predicted) {
+        for (const auto& pt : published_points(target.gpu.key))
+            if (const auto* row = target.find(pt.kernel, pt.size))
+                add_check(s, *calibration, target, *row, pt.tflops);
+    } else {
+        for (const auto& r : a.rows)
+            if (r.tflops) add_check(s, *calibration, target, *r.row, *r.tflops);
+    }
+    if (s.rows.empty()) return std::nullopt;
+    std::vector<double> errors;
+    for (const auto& c : s.rows) errors.push_back(std::fabs(c.error()));
+    s.median_abs_error = median(errors);
+    for (std::size_t i = 0; i < s.rows.size(); ++i)
+        for (std::size_t j = i + 1; j < s.rows.size(); ++j) {
+            const auto& x = s.rows[i];
+            const auto& y = s.rows[j];
+            if (x.size != y.size) continue;
+            ++s.pairs;
+            if ((x.observed_tflops - y.observed_tflops) *
+                    (x.predicted_tflops - y.predicted_tflops) <
+                0)
+                ++s.swapped_pairs;
+        }
+    return s;
+}
+
+std::string prediction_summary_line(const analysis& a, const profile* calibration) {
+    const auto s = check_predictions(a, calibration);
+    if (!s) return {};
+    const bool published = a.source->source == profile_source::predicted;
+    return fmt::format(
+        "Predicted TFLOP/s from the {} calibration (docs/prediction.md) against {}: median "
+        "|{} ÷ predicted − 1| = {} over {} rows; the prediction swaps {} of {} pairs of rungs "
+        "at one size. Table: [details.md](details.md).",
+        calibration->gpu.name, published ? "the published measurements" : "this GPU's measurement",
+        published ? "published" : "measured", format_percent(s->median_abs_error), s->rows.size(),
+        s->swapped_pairs, s->pairs);
+}
+
+std::string prediction_section(const analysis& a, const profile* calibration,
+                               const std::string& calibration_label) {
+    const auto s = check_predictions(a, calibration);
+    if (!s) return {};
+    const bool published = a.source->source == profile_source::predicted;
+    const std::string observed = published ? "published" : "measured";
+    md_table t({"kernel", "size", observed + " TFLOP/s", "predicted TFLOP/s", "error", "bound"},
+               {align::left, align::left, align::right, align::right, align::right, align::left});
+    for (const auto& c : s->rows)
+        t.add_row({c.kernel, to_string(c.size), format_tflops_value(c.observed_tflops * 1e12),
+                   format_tflops_value(c.predicted_tflops * 1e12),
+                   fmt::format("{:+.1f} %", 100 * c.error()), c.bound});
+    return fmt::format(
+        "## Predicted TFLOP/s from the {} calibration\n\n"
+        "Each row's time predicted from its measurement on the {} ({}) with nothing fitted to "
+        "this GPU: the calibration's time scaled by SMs × clock × issue rate, the issue rate "
+        "from Little's law with this GPU's theoretical occupancy of the launch, and never "
+        "below this GPU's DRAM or compute roof (docs/prediction.md). Error = {} ÷ predicted − "
+        "1; bound = the term that set the prediction.\n\n{}\n"
+        "Median |error| {} over {} rows; the prediction swaps the order of {} of the {} pairs "
+        "of rows at one size.\n\n",
+        calibration->gpu.name, calibration->gpu.name, calibration_label, observed, t.str(),
+        format_percent(s->median_abs_error), s->rows.size(), s->swapped_pairs, s->pairs);
+}
+
+}  // namespace tgemm::render

@@ -1,0 +1,42 @@
+#pragma once
+// "Predicted TFLOP/s from the H100 calibration" (analysis/performance_model.hpp): for a
+// predicted report, each published measurement beside the prediction; for a measured report
+// of another GPU, every timed row beside its prediction. Both with the error, its median and
+// whether the prediction puts the rungs in the measured order.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+
+namespace tgemm::render {
+
+struct prediction_check {
+    std::string kernel;
+    shape size;
+    double observed_tflops = 0;  // published, or measured on this GPU
+    double predicted_tflops = 0;
+    std::string bound;
+    [[nodiscard]] double error() const { return observed_tflops / predicted_tflops - 1; }
+};
+
+struct prediction_summary {
+    std::vector<prediction_check> rows;
+    double median_abs_error = 0;
+    // Pairs of compared rows at one size whose order the prediction swaps, of all such pairs.
+    int swapped_pairs = 0;
+    int pairs = 0;
+};
+
+// Empty when there is no calibration, it is this report's own GPU, or nothing can be compared.
+[[nodiscard]] std::optional<prediction_summary> check_predictions(const analysis& a,
+                                                                  const profile* calibration);
+
+// The section with its heading; empty when check_predictions is.
+[[nodiscard]] std::string prediction_section(const analysis& a, const profile* calibration,
+                                             const std::string& calibration_label);
+
+// One line for the summary page; empty when check_predictions is.
+[[nodiscard]] std::string prediction_summary_line(const analysis& a, const profile* calibration);
+
+}  // namespace tgemm::render
