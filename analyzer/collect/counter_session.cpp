@@ -11,6 +11,7 @@
 #include <cmath>
 #include <utility>
 
+#include "collect/device_errors.hpp"
 #include "collect/metric_table.hpp"
 #include "core/throw.hpp"
 
@@ -21,34 +22,7 @@ namespace {
 [[noreturn]] void throw_cupti(const char* call, CUptiResult status) {
     const char* text = nullptr;
     cuptiGetResultString(status, &text);
-    switch (status) {
-        case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-            TGEMM_THROW(device,
-                        "GPU performance counters are not permitted for this user "
-                        "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): run as root, or load the driver "
-                        "with NVreg_RestrictProfilingToAdminUsers=0 (see "
-                        "https://developer.nvidia.com/ERR_NVGPUCTRPERM); --offline renders "
-                        "without measuring");
-        case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-            TGEMM_THROW(device,
-                        "another profiler (Nsight Compute, Nsight Systems, ...) is attached to "
-                        "this process; run without it, or profile one kernel with "
-                        "`tgemm-roofline run-kernel` under ncu");
-        case CUPTI_ERROR_HARDWARE_BUSY:
-            throw counters_busy(error_kind::device,
-                                "the GPU's performance counters are busy: another process is "
-                                "profiling this GPU (CUPTI_ERROR_HARDWARE_BUSY); wait for it to "
-                                "finish (--wait-for-counters SECONDS waits), or use "
-                                "--no-counters to time without counters");
-        case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-            TGEMM_THROW(device,
-                        "this GPU is a MIG instance, whose performance counters CUPTI cannot "
-                        "read (CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED); use --no-counters, or a "
-                        "GPU without MIG");
-        default:
-            TGEMM_THROW(internal, "{} failed: {}", call, text ? text : "unknown CUPTI error");
-    }
+    throw_cupti_failure(status, call, text ? text : "");
 }
 
 // Value-initialised CUPTI parameter struct with its size set, as every CUPTI call expects.

@@ -1,14 +1,19 @@
 #include "collect/cuda_handles.hpp"
 
 #include "collect/cuda_check.hpp"
+#include "collect/device_errors.hpp"
 
 namespace tgemm {
 
 device_buffer::device_buffer(std::size_t count) : m_count(count) {
     const auto st = cudaMalloc(reinterpret_cast<void**>(&m_ptr), count * sizeof(float));
-    if (st != cudaSuccess)
-        TGEMM_THROW(device, "cannot allocate {:.1f} MiB on the GPU: {}",
-                    count * sizeof(float) / 1048576.0, cudaGetErrorString(st));
+    // Out of memory is its own type, so that the measuring loop can name the shape it was for.
+    if (st == cudaErrorMemoryAllocation)
+        throw gpu_out_of_memory(
+            error_kind::device,
+            fmt::format("cannot allocate {} on the GPU: it is out of memory",
+                        bytes_text(static_cast<double>(count * sizeof(float)))));
+    if (st != cudaSuccess) throw_cuda(st, "cudaMalloc");
 }
 
 device_buffer::~device_buffer() {

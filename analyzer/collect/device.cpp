@@ -5,6 +5,7 @@
 #include <fstream>
 #include <regex>
 
+#include "collect/device_errors.hpp"
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "gpu/spec.hpp"
@@ -21,10 +22,6 @@ std::string uuid_string(const cudaUUID_t& u) {
         s += fmt::format("{:02x}", static_cast<unsigned char>(u.bytes[i]));
     }
     return s;
-}
-
-std::string version_string(int v) {
-    return fmt::format("{}.{}", v / 1000, (v % 1000) / 10);
 }
 
 // The kernel module's own version is what `nvidia-smi` shows; the runtime only knows the API
@@ -95,10 +92,17 @@ device_probe probe_local_device() {
     device_probe probe;
     int count = 0;
     const auto st = cudaGetDeviceCount(&count);
-    if (st == cudaErrorInsufficientDriver || st == cudaErrorNoDevice || count == 0) {
-        probe.why_none = st == cudaErrorInsufficientDriver
-                             ? "no NVIDIA driver is loaded (or it is older than this CUDA runtime)"
-                             : "no CUDA GPU is visible on this machine";
+    if (means_driver_too_old(st)) {
+        // No driver (version 0), or one older than the runtime: the line names both versions.
+        int driver = 0, runtime = 0;
+        cudaDriverGetVersion(&driver);
+        cudaRuntimeGetVersion(&runtime);
+        probe.why_none = driver_too_old_message(driver, runtime);
+        cudaGetLastError();
+        return probe;
+    }
+    if (st == cudaErrorNoDevice || (st == cudaSuccess && count == 0)) {
+        probe.why_none = "no CUDA GPU is visible on this machine";
         cudaGetLastError();
         return probe;
     }
@@ -129,9 +133,9 @@ device_probe probe_local_device() {
     d.uuid = uuid_string(prop.uuid);
     int v = 0;
     cudaRuntimeGetVersion(&v);
-    d.cuda_runtime = version_string(v);
+    d.cuda_runtime = cuda_version_text(v);
     cudaDriverGetVersion(&v);
-    d.cuda_driver_api = version_string(v);
+    d.cuda_driver_api = cuda_version_text(v);
     d.driver = kernel_module_version();
     if (d.driver.empty()) d.driver = "CUDA driver API " + d.cuda_driver_api;
     probe.device = d;

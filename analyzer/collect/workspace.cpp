@@ -110,6 +110,28 @@ double output_rounding(element_type c) {
 
 }  // namespace
 
+std::size_t workspace_plan::bytes() const {
+    return (a + b + 2 * c + flush + reference) * sizeof(float);
+}
+
+workspace_plan plan_workspace(const shape& s, operand_types types, std::int64_t l2_bytes,
+                              bool reference) {
+    const auto mk = static_cast<std::size_t>(s.m * s.k);
+    const auto kn = static_cast<std::size_t>(s.k * s.n);
+    const auto mn = static_cast<std::size_t>(s.m * s.n);
+    workspace_plan p;
+    p.a = floats_for(mk, types.ab);
+    p.b = floats_for(kn, types.ab);
+    p.c = floats_for(mn, types.c);
+    // 4× the L2 (collect/l2_flush.hpp). A multiple of 32 floats keeps whole lines.
+    if (l2_bytes > 0)
+        p.flush = (static_cast<std::size_t>(4 * l2_bytes) / sizeof(float) + 31) / 32 * 32;
+    // reference_gemm's three FP32 buffers; the second product (the tolerance's sums) allocates
+    // them again after the first has freed them.
+    if (reference) p.reference = mk + kn + mn;
+    return p;
+}
+
 workspace::workspace(const shape& s, operand_types types_, float alpha_, float beta_,
                      std::int64_t l2_bytes, cudaStream_t stream_, cublasHandle_t cublas,
                      std::uint64_t seed)
@@ -124,18 +146,18 @@ workspace::workspace(const shape& s, operand_types types_, float alpha_, float b
     round_to(ha, types.ab);
     round_to(hb, types.ab);
     round_to(hc, types.c);
-    a = device_buffer(floats_for(mk, types.ab));
-    b = device_buffer(floats_for(kn, types.ab));
-    c0 = device_buffer(floats_for(mn, types.c));
-    c = device_buffer(floats_for(mn, types.c));
+    const auto plan = plan_workspace(s, types, l2_bytes, cublas != nullptr);
+    a = device_buffer(plan.a);
+    b = device_buffer(plan.b);
+    c0 = device_buffer(plan.c);
+    c = device_buffer(plan.c);
     upload(a, ha, types.ab);
     upload(b, hb, types.ab);
     upload(c0, hc, types.c);
-    if (l2_bytes > 0) {
-        // 4× the L2 (collect/l2_flush.hpp). cudaMalloc returns 256-byte aligned memory; a
-        // multiple of 32 floats keeps whole lines. Zeroed once, long before any counted launch.
-        const auto floats = static_cast<std::size_t>(4 * l2_bytes / sizeof(float));
-        flush = device_buffer((floats + 31) / 32 * 32);
+    if (plan.flush > 0) {
+        // cudaMalloc returns 256-byte aligned memory. Zeroed once, long before any counted
+        // launch.
+        flush = device_buffer(plan.flush);
         TGEMM_CUDA(cudaMemset(flush.raw(), 0, flush.bytes()));
     }
     if (!cublas) return;

@@ -12,6 +12,24 @@
 
 namespace tgemm {
 
+// What a workspace allocates on the GPU, in floats (16-bit operands rounded up to whole floats):
+// the constructor allocates exactly this, so the memory check before it (measure.cpp) cannot
+// drift from what it allocates.
+struct workspace_plan {
+    std::size_t a = 0, b = 0;
+    std::size_t c = 0;          // each of the two: the pristine C and the working C
+    std::size_t flush = 0;      // the L2 flush buffer: 4× the L2
+    std::size_t reference = 0;  // FP32 copies of A, B and C that the cuBLAS reference runs on
+    // The most allocated at once: everything, while the reference runs (its copies are freed
+    // after it).
+    [[nodiscard]] std::size_t bytes() const;
+};
+
+// The plan for shape `s` with operand `types`; `reference`: with the FP32 reference (a cuBLAS
+// handle was given); l2_bytes = 0: no flush buffer.
+[[nodiscard]] workspace_plan plan_workspace(const shape& s, operand_types types,
+                                            std::int64_t l2_bytes, bool reference);
+
 struct workspace {
     // Without a cuBLAS handle there is no reference (run-kernel launches only the rung);
     // with l2_bytes = 0 there is no flush buffer.
