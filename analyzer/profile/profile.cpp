@@ -1,8 +1,15 @@
 #include "profile/profile.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace tgemm {
+
+double value_spread::relative() const {
+    if (max == min) return 0;
+    if (median == 0) return std::numeric_limits<double>::infinity();
+    return (max - min) / median;
+}
 
 std::optional<double> measurement::counter(std::string_view key) const {
     const auto it = counters.find(key);

@@ -18,8 +18,9 @@ namespace tgemm {
 inline constexpr int profile_schema_major = 1;
 // 1.1: measured peaks (roof fields); 1.2: the GPU's SM limits (gpu.sm_limits); 1.3: the run's
 // work list and shard (env.work_list), the GPU's index and UUID, and each merged row's
-// provenance (docs/fleet.md).
-inline constexpr int profile_schema_minor = 3;
+// provenance (docs/fleet.md); 1.4: each row's timing noise (time_ms.noise, noise_target,
+// noise_met) and, for --repeat N, how its values moved over the N runs (repeats).
+inline constexpr int profile_schema_minor = 4;
 inline constexpr std::string_view profile_schema_prefix = "tgemm-roofline/profile/";
 
 enum class profile_source { measured, predicted };
@@ -66,6 +67,35 @@ struct timing {
     double max_ms = 0;
     int runs = 0;
     bool l2_flushed = true;  // L2 flushed before every timed launch
+    // 1.4: the relative standard error of the median when timing stopped
+    // (collect/stopping_rule.hpp), the target it was held to (--noise-target) and whether it got
+    // there before the time limit. All absent before 1.4; the noise alone when too few runs
+    // could estimate it.
+    std::optional<double> noise;
+    std::optional<double> noise_target;
+    std::optional<bool> noise_met;
+};
+
+// How one value moved over the repeated runs of a work list (--repeat N).
+struct value_spread {
+    double min = 0;
+    double median = 0;
+    double max = 0;
+
+    friend bool operator==(const value_spread&, const value_spread&) = default;
+    // (max − min) / median: 0 when nothing moved, +infinity when a median of 0 moved.
+    [[nodiscard]] double relative() const;
+};
+
+// A row's values over the runs of --repeat N (1.4). The row itself holds the first run's
+// values, so that its counters come from one launch each and stay consistent with each other
+// (a median per counter could mix runs); this says how far the other runs were from them.
+struct repeat_summary {
+    int n = 0;                              // the runs that measured this row
+    std::optional<value_spread> median_ms;  // over the runs' median times
+    std::map<std::string, value_spread, std::less<>> counters;
+
+    friend bool operator==(const repeat_summary&, const repeat_summary&) = default;
 };
 
 struct measurement {
@@ -83,6 +113,7 @@ struct measurement {
     rung_model model;
     std::optional<std::string> skipped;        // why this (rung, shape) was not measured
     std::optional<row_provenance> provenance;  // set by merge
+    std::optional<repeat_summary> repeats;     // set by a --repeat N run, N >= 2
 
     [[nodiscard]] std::optional<double> counter(std::string_view key) const;
 };

@@ -7,6 +7,7 @@
 #include "core/throw.hpp"
 #include "gpu/spec.hpp"
 #include "profile/provenance_json.hpp"
+#include "profile/repeats_json.hpp"
 
 namespace tgemm {
 
@@ -34,7 +35,9 @@ json to_json_model(const rung_model& m) {
     return {{"textbook", tb}, {"refined", rf}};
 }
 
-json to_json_measurement(const measurement& m) {
+}  // namespace
+
+json measurement_to_json(const measurement& m) {
     json j = {{"kernel", m.kernel}, {"dtype", m.dtype}, {"m", m.size.m},  {"n", m.size.n},
               {"k", m.size.k},      {"alpha", m.alpha}, {"beta", m.beta}, {"verified", m.verified}};
     if (m.verify_max_error) j["verify_max_error"] = *m.verify_max_error;
@@ -44,13 +47,17 @@ json to_json_measurement(const measurement& m) {
                         {"max", m.time->max_ms},
                         {"runs", m.time->runs},
                         {"l2_flushed", m.time->l2_flushed}};
+    if (m.time) timing_noise_to_json(j["time_ms"], *m.time);
     j["counters"] = numbers_to_json(m.counters);
     if (m.counter_passes) j["counter_passes"] = *m.counter_passes;
     j["model"] = to_json_model(m.model);
     if (m.skipped) j["skipped"] = *m.skipped;
     if (m.provenance) j["provenance"] = to_json(*m.provenance);
+    if (m.repeats) j["repeats"] = to_json(*m.repeats);
     return j;
 }
+
+namespace {
 
 // ---- reading: every access names where it was ------------------------------------------
 
@@ -162,7 +169,9 @@ rung_model read_model(const json& j, const std::string& where) {
     return m;
 }
 
-measurement read_measurement(const json& j, const std::string& where) {
+}  // namespace
+
+measurement measurement_from_json(const json& j, const std::string& where) {
     measurement m;
     m.kernel = need_string(j, "kernel", where);
     m.dtype = need_string(j, "dtype", where);
@@ -185,6 +194,7 @@ measurement read_measurement(const json& j, const std::string& where) {
             t.l2_flushed = f->get<bool>();
         if (!(t.min_ms > 0 && t.min_ms <= t.median_ms && t.median_ms <= t.max_ms))
             bad(w, "expected 0 < min <= median <= max");
+        read_timing_noise(*it, t, w);
         m.time = t;
     }
     m.counters = read_numbers(need(j, "counters", where), where + ".counters", false);
@@ -194,10 +204,14 @@ measurement read_measurement(const json& j, const std::string& where) {
     if (j.contains("skipped")) m.skipped = need_string(j, "skipped", where);
     if (const auto it = j.find("provenance"); it != j.end() && !it->is_null())
         m.provenance = read_row_provenance(*it, where + ".provenance");
+    if (const auto it = j.find("repeats"); it != j.end() && !it->is_null())
+        m.repeats = read_repeat_summary(*it, where + ".repeats");
     if (m.verified == false && !m.skipped && (m.time || !m.counters.empty()))
         bad(where, "has timings or counters but is not verified");
     return m;
 }
+
+namespace {
 
 json to_json_limits(const gpu_info& g) {
     const auto& l = g.limits;
@@ -300,7 +314,7 @@ void to_json(json& j, const profile& p) {
     }
     j["peaks"] = peaks;
     json ms = json::array();
-    for (const auto& m : p.measurements) ms.push_back(to_json_measurement(m));
+    for (const auto& m : p.measurements) ms.push_back(measurement_to_json(m));
     j["measurements"] = ms;
 }
 
@@ -380,7 +394,7 @@ profile profile_from_json(const json& j) {
     const auto& ms = need(j, "measurements", "profile");
     if (!ms.is_array()) bad("measurements", "expected an array");
     for (std::size_t i = 0; i < ms.size(); ++i)
-        p.measurements.push_back(read_measurement(ms[i], fmt::format("measurements[{}]", i)));
+        p.measurements.push_back(measurement_from_json(ms[i], fmt::format("measurements[{}]", i)));
     return p;
 }
 

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "../core/fuzz_corpus.hpp"
+#include "profile/partial_profile.hpp"
 #include "profile/profile_file.hpp"
 
 using namespace tgemm;
@@ -84,6 +85,41 @@ std::string fleet_profile() {
     return text;
 }
 
+// A 1.4 profile: each row's timing noise and, as --repeat 3 writes it, the spread of its values.
+std::string repeat_profile() {
+    auto text = fleet_profile();
+    const auto edit = [&](std::string_view from, std::string_view to) {
+        text.replace(text.find(from), from.size(), to);
+    };
+    edit("profile/1.3", "profile/1.4");
+    edit(R"("runs": 20, "l2_flushed": true })",
+         R"("runs": 20, "l2_flushed": true,
+                   "noise": 0.0031, "noise_target": 0.005, "noise_met": true })");
+    edit(R"("counter_passes": 3,)", R"("counter_passes": 3,
+      "repeats": { "n": 3, "time_ms_median": { "min": 1.4, "median": 1.5, "max": 1.6, "spread": 0.13 },
+                   "counters": { "flops": { "min": 2150629376, "median": 2150629376,
+                                            "max": 2150629376, "spread": 0 } } },)");
+    return text;
+}
+
+// A checkpoint of a stopped --repeat 2 run (profile/partial_profile.hpp): the 1.4 profile, the
+// run's identity, and one row of the second run.
+std::string partial_text() {
+    partial_profile p;
+    p.done = parse_profile(repeat_profile(), origin);
+    p.identity.kernels = {"naive", "smem_tiling"};
+    p.identity.sizes = {{1024, 1024, 1024}, {4096, 2048, 1024}};
+    p.identity.repeat = 2;
+    p.identity.min_runs = 20;
+    p.identity.noise_target = 0.005;
+    p.identity.max_time_s = 10;
+    p.identity.gpu = "h100";
+    p.identity.gpu_uuid = "GPU-0123";
+    p.identity.tool_version = "0.1.0";
+    p.later_runs = {{p.done.measurements[0]}};
+    return dump_partial(p);
+}
+
 std::string shipped_h100() {
     std::ifstream in(std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json", std::ios::binary);
     std::stringstream s;
@@ -98,6 +134,16 @@ void read_it(const std::string& text) {
     const auto again = dump_profile(p);
     try {
         (void)parse_profile(again, origin);
+    } catch (const error& e) {
+        throw std::logic_error(std::string("accepted, but its dump is rejected: ") + e.what());
+    }
+}
+
+// The same for a checkpoint: read, written back, read again.
+void read_partial_back(const std::string& text) {
+    const auto p = parse_partial(text, origin);
+    try {
+        (void)parse_partial(dump_partial(p), origin);
     } catch (const error& e) {
         throw std::logic_error(std::string("accepted, but its dump is rejected: ") + e.what());
     }
@@ -207,6 +253,8 @@ TEST(ProfileFuzz, SeedsAreValid) {
     EXPECT_NO_THROW(read_it(small_profile));
     EXPECT_NO_THROW(read_it(old_profile("h100", "9.0")));
     EXPECT_NO_THROW(read_it(fleet_profile()));
+    EXPECT_NO_THROW(read_it(repeat_profile()));
+    EXPECT_NO_THROW(read_partial_back(partial_text()));
     EXPECT_NO_THROW(read_it(shipped_h100()));
 }
 
@@ -260,12 +308,28 @@ TEST(ProfileFuzz, SwappedValuesAndKeysOfASmallProfile) {
     corpus.insert(corpus.end(), old.begin(), old.end());
     const auto fleet = structured(fleet_profile(), 1000, 4);
     corpus.insert(corpus.end(), fleet.begin(), fleet.end());
+    const auto repeats = structured(repeat_profile(), 1000, 5);
+    corpus.insert(corpus.end(), repeats.begin(), repeats.end());
     EXPECT_GT(check(corpus, "swapped"), 1000u);
+}
+
+// A checkpoint is read by --resume: the same rule, one line naming the file, whatever the bytes.
+TEST(ProfileFuzz, MutatedCheckpoints) {
+    const auto seed = partial_text();
+    auto corpus = structured(seed, 400, 6);
+    fuzz::mutator mut(13);
+    const auto bytes = mut.corpus({seed}, 800);
+    corpus.insert(corpus.end(), bytes.begin(), bytes.end());
+    const auto cuts = fuzz::mutator::truncations(seed, 100);
+    corpus.insert(corpus.end(), cuts.begin(), cuts.end());
+    EXPECT_GT(fuzz::check_all(corpus, read_partial_back, error_kind::input, origin, "checkpoint"),
+              1000u);
 }
 
 TEST(ProfileFuzz, ByteMutationsOfASmallProfile) {
     fuzz::mutator mut(12);
-    auto corpus = mut.corpus({small_profile, old_profile("a100", "8.0"), fleet_profile()}, 3000);
+    auto corpus = mut.corpus(
+        {small_profile, old_profile("a100", "8.0"), fleet_profile(), repeat_profile()}, 3000);
     const auto cuts = fuzz::mutator::truncations(small_profile, 300);
     corpus.insert(corpus.end(), cuts.begin(), cuts.end());
     check(corpus, "bytes");

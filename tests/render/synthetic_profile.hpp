@@ -30,6 +30,16 @@ inline gpu_info synthetic_h100() {
 inline constexpr double h100_fp32 = 132.0 * 128 * 2 * 1980e6;
 inline constexpr double h100_dram = 5120.0 / 8 * 2619e6 * 2;
 
+// A median with the spread a real row has: 20 runs, 2 % below and 5 % above it.
+inline timing synthetic_timing(double median_ms) {
+    timing t;
+    t.median_ms = median_ms;
+    t.min_ms = median_ms * 0.98;
+    t.max_ms = median_ms * 1.05;
+    t.runs = 20;
+    return t;
+}
+
 inline rung_model synthetic_model(std::string_view kernel, const shape& s) {
     rung_model m;
     const double mn = double(s.m) * double(s.n);
@@ -72,7 +82,7 @@ inline measurement synthetic_row(std::string kernel, std::int64_t n, double medi
     m.kernel = std::move(kernel);
     m.size = {n, n, n};
     m.verified = true;
-    m.time = timing{median_ms, median_ms * 0.98, median_ms * 1.05, 20, true};
+    m.time = synthetic_timing(median_ms);
     m.model = synthetic_model(m.kernel, m.size);
     m.counter_passes = 3;
     const double mn = double(n) * double(n);
@@ -244,7 +254,7 @@ inline measurement synthetic_tensor_row(const tensor_rung_data& t, std::int64_t 
     const double volume = std::pow(double(n) / 2048, 3);
     const double area = std::pow(double(n) / 2048, 2);
     const double ms = t.median_ms_2048 * volume;
-    m.time = timing{ms, ms * 0.98, ms * 1.05, 20, true};
+    m.time = synthetic_timing(ms);
     m.counter_passes = 12;
     m.model.textbook.flops = model::seed_flops(m.size);
     m.model.textbook.global_bytes = t.global_bytes_2048 * area;
