@@ -16,8 +16,10 @@ namespace {
 
 constexpr int exit_usage = 2;
 constexpr int exit_failure = 1;
+constexpr int exit_interrupted = 130;  // 128 + SIGINT, what a shell reports for Ctrl-C
 
 int exit_code(error_kind k) {
+    if (k == error_kind::interrupted) return exit_interrupted;
     return (k == error_kind::usage || k == error_kind::input) ? exit_usage : exit_failure;
 }
 
@@ -79,6 +81,26 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     app.add_option("--runs", main_opts->runs, "minimum timed launches per kernel and size")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
+    app.add_option("--noise-target", main_opts->noise_target_pct,
+                   "PCT: time each kernel and size until the relative standard error of its "
+                   "median time is below this many percent (or --max-time-per-pair passes)")
+        ->check(CLI::Range(0.001, 100.0))
+        ->capture_default_str();
+    app.add_option("--max-time-per-pair", main_opts->max_time_per_pair,
+                   "SECONDS: stop timing a kernel and size after this long even if the noise "
+                   "target is not met (the profile says so)")
+        ->check(CLI::Range(0.001, 86400.0))
+        ->capture_default_str();
+    app.add_option("--repeat", main_opts->repeat,
+                   "N: measure the work list N times (timing and counters each time); each row "
+                   "keeps the first run's values and the spread over the N runs "
+                   "(report --repeatability)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    app.add_flag("--resume", main_opts->resume,
+                 "continue a stopped run (Ctrl-C, a lost GPU, a killed process) from "
+                 "<profile>.partial: the pairs it holds are kept, the others measured; the "
+                 "command must be the stopped run's");
     app.add_option("--shard", main_opts->shard,
                    "i/n: measure only every n-th (kernel, size) pair of the run's work list, "
                    "starting at i (0 <= i < n), into a partial profile (default "
@@ -96,9 +118,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     auto* report = app.add_subcommand("report", "render a stored profile (no GPU needed)");
     report->add_option("profile", report_opts->profile, "profile JSON")->required();
     report->add_option("--out", report_opts->out, "output folder (default reports/<gpu>/)");
-    report->add_flag(
+    auto* summary = report->add_flag(
         "--summary", report_opts->summary,
-        "print the benchmark table (TFLOP/s and % of cuBLAS) to stdout; write nothing");
+        "print the benchmark table (TFLOP/s and % of cuBLAS) and the timing noise to stdout; "
+        "write nothing");
+    report
+        ->add_flag("--repeatability", report_opts->repeatability,
+                   "print, as a markdown table, every counter and median time that moved more "
+                   "than 1 % between the runs of a --repeat measurement; write nothing")
+        ->excludes(summary);
 
     auto list_opts = std::make_shared<list_options>();
     auto* list = app.add_subcommand("list", "list known GPUs, kernels or counters");

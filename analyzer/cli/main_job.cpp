@@ -9,14 +9,17 @@
 #include "cli/profile_source.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/render_stored.hpp"
+#include "cli/resume.hpp"
 #include "cli/size_plan.hpp"
 #include "collect/device.hpp"
 #include "collect/measure.hpp"
+#include "collect/stop_request.hpp"
 #include "core/atomic_file.hpp"
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "gpu/spec.hpp"
 #include "ladder/predict.hpp"
+#include "profile/partial_profile.hpp"
 #include "profile/profile_file.hpp"
 #include "render/render_all.hpp"
 
@@ -32,19 +35,22 @@ constexpr const char* shipped_gpu = "h100";
 struct target {
     std::string key;
     std::optional<local_device> local;  // set when this machine has that GPU
+    // Why this machine has no usable GPU at all (no driver, one too old for the runtime), so
+    // that rendering instead of measuring says why; empty when it has one.
+    std::string why_none;
 };
 
 target resolve_target(const std::string& requested, std::ostream& err) {
     const auto probe = probe_local_device();
     if (lower(requested) == "auto") {
-        if (probe.device) return {probe.device->info.key, probe.device};
+        if (probe.device) return {probe.device->info.key, probe.device, {}};
         err << "tgemm-roofline: " << probe.why_none << "; using the shipped '" << shipped_gpu
             << "' profile (pass --gpu to choose another)\n";
-        return {shipped_gpu, std::nullopt};
+        return {shipped_gpu, std::nullopt, {}};  // the reason is said above
     }
     const auto& spec = find_gpu(requested);  // throws on an unknown name, with a suggestion
-    if (probe.device && probe.device->info.key == spec.key) return {spec.key, probe.device};
-    return {spec.key, std::nullopt};
+    if (probe.device && probe.device->info.key == spec.key) return {spec.key, probe.device, {}};
+    return {spec.key, std::nullopt, probe.why_none};
 }
 
 // The warnings and failures of a run, after its files are written.
@@ -78,9 +84,24 @@ int measure_and_render(const local_device& dev, const main_options& o,
     mo.on_notice = [&](const std::string& line) { err << "tgemm-roofline: " << line << "\n"; };
     mo.peaks = !o.no_peaks;
     mo.timing.min_runs = o.runs;
+    mo.timing.noise_target = o.noise_target_pct / 100;
+    mo.timing.max_time_s = o.max_time_per_pair;
+    mo.repeat = o.repeat;
     mo.command = command_line;
+    // The checkpoint: written after every pair, continued by --resume, removed once the profile
+    // is written.
+    mo.partial_path = partial_path_for(profile_path);
+    mo.resume = stopped_run_to_resume(mo.partial_path, o.resume, mo.identity(dev));
+    if (mo.resume) {
+        std::size_t kept = mo.resume->done.measurements.size();
+        for (const auto& run : mo.resume->later_runs) kept += run.size();
+        err << "tgemm-roofline: --resume: " << kept << " pair measurement(s) kept from "
+            << mo.partial_path.string() << " (started " << mo.resume->done.env.date << ")\n";
+    }
     measure_outcome outcome;
     {
+        // Ctrl-C or SIGTERM now ends the run after the pair in flight, keeping the others.
+        const stop_on_signals stop_guard;
         progress_bar bar(err);
         std::ofstream events;
         if (!o.progress_file.empty()) events.open(o.progress_file, std::ios::app);
@@ -93,6 +114,11 @@ int measure_and_render(const local_device& dev, const main_options& o,
     const auto kept = write_profile(profile_path, outcome.result);
     if (kept) err << "tgemm-roofline: kept the previous profile as " << kept->string() << "\n";
     out << "wrote " << profile_path.string() << "\n";
+    std::error_code ec;
+    fs::remove(mo.partial_path, ec);  // the profile holds every pair now
+    if (ec)
+        err << "tgemm-roofline: cannot remove the finished run's checkpoint "
+            << mo.partial_path.string() << ": " << ec.message() << "\n";
     if (!o.progress_file.empty()) return finish(outcome, err);  // --device's parent renders
     if (!part.whole()) {
         // One shard's report would show a fraction of the ladder as if it were the run.
@@ -149,12 +175,19 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
     const auto rungs = rung_registry::get().select(o.kernels);
     const auto part = o.shard.empty() ? shard{} : parse_shard(o.shard);
     if (!o.device.empty()) return run_on_devices(o, out, err);
+    if (o.predict && o.resume)
+        TGEMM_THROW(usage, "--resume continues a measuring run; --predict measures nothing");
     if (o.predict)
         return write_prediction(o, rungs, shapes, tensor_only, part, command_line, out, err);
     const auto t = resolve_target(o.gpu, err);
     if (!part.whole() && !(t.local && !o.offline))
         TGEMM_THROW(usage, "--shard {} measures, and there is no {} to measure on here{}",
                     to_string(part), t.key, o.offline ? " (--offline)" : "");
+    if (o.resume && !(t.local && !o.offline))
+        TGEMM_THROW(usage,
+                    "--resume continues a measuring run, and there is no {} to measure on "
+                    "here{}",
+                    t.key, o.offline ? " (--offline)" : "");
     const fs::path profile_path = o.profile.empty()
                                       ? fs::path("profiles") / default_profile_name(t.key, "", part)
                                       : fs::path(o.profile);
@@ -170,8 +203,11 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
 
     if (const auto stored = load_stored_profile(profile_path, t.key)) {
         err << "tgemm-roofline: no " << t.key << " on this machine"
-            << (o.offline ? " used (--offline)" : "") << "; rendering the stored profile from "
-            << stored->origin << " (measured " << stored->data.env.date << ")\n";
+            << (o.offline            ? " used (--offline)"
+                : t.why_none.empty() ? ""
+                                     : " (" + t.why_none + ")")
+            << "; rendering the stored profile from " << stored->origin << " (measured "
+            << stored->data.env.date << ")\n";
         render_stored(stored->data, out_dir, stored->origin);
     } else {
         err << "tgemm-roofline: no " << t.key << " here and no stored profile at "

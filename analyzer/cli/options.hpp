@@ -21,7 +21,13 @@ struct main_options {
     bool predict = false;  // write the predicted profile instead of measuring (docs/fleet.md)
     bool no_counters = false;
     bool no_peaks = false;  // skip the peak micro-benchmarks
-    int runs = 20;
+    int runs = 20;          // the fewest timed launches per pair (collect/stopping_rule.hpp)
+    // Timing stops when the median's relative standard error is below this (percent), or when
+    // max_time_per_pair seconds of timing have passed, whichever comes first after `runs`.
+    double noise_target_pct = 0.5;
+    double max_time_per_pair = 10;
+    int repeat = 1;       // measure the work list this many times (analysis/repeatability.hpp)
+    bool resume = false;  // continue the stopped run in <profile>.partial (collect/pair_loop.hpp)
     double wait_for_counters = 0;  // seconds to wait while another process holds the counters
     std::string shard;             // "i/n": every n-th pair of the work list from i (docs/fleet.md)
     std::string device;            // "N" or "all": one process per GPU (cli/device_fleet.hpp)
@@ -41,8 +47,9 @@ struct fleet_options {
 
 struct report_options {
     std::string profile;
-    std::string out;       // default reports/<gpu key>/
-    bool summary = false;  // print the benchmark table instead of rendering
+    std::string out;             // default reports/<gpu key>/
+    bool summary = false;        // print the benchmark table instead of rendering
+    bool repeatability = false;  // print what moved between --repeat runs instead of rendering
 };
 
 struct list_options {

@@ -11,6 +11,7 @@
 
 #include "collect/counter_session.hpp"
 #include "collect/cuda_check.hpp"
+#include "collect/device_errors.hpp"
 #include "collect/peaks_bench.hpp"
 #include "collect/verify.hpp"
 #include "collect/wait_for_counters.hpp"
@@ -77,6 +78,134 @@ std::vector<work_item> measure_options::work_list() const {
     return make_work_list(kernels, shapes, tensor_only_shapes);
 }
 
+run_identity measure_options::identity(const local_device& device) const {
+    run_identity id;
+    for (const auto* r : rungs) id.kernels.push_back(r->id);
+    id.sizes = shapes;
+    id.tensor_sizes = tensor_only_shapes;
+    id.part = part;
+    id.repeat = repeat;
+    id.counters = counters;
+    id.peaks = peaks;
+    id.min_runs = timing.min_runs;
+    id.noise_target = timing.noise_target;
+    id.max_time_s = timing.max_time_s;
+    id.gpu = device.info.key;
+    id.gpu_uuid = device.uuid;
+    id.tool_version = TGEMM_VERSION;
+    return id;
+}
+
+namespace {
+
+// Measures one pair on the GPU: verify against cuBLAS, time, count. The workspaces of the
+// current shape are kept between its pairs (the list is shape-major, so each shape's pairs are
+// consecutive in every run of a --repeat) and dropped when the shape changes.
+class gpu_pair_measurer {
+  public:
+    gpu_pair_measurer(const local_device& device, const measure_options& opts,
+                      const launch_context& ctx, counter_session* counters)
+        : m_device(device),
+          m_opts(opts),
+          m_ctx(ctx),
+          m_counters(counters),
+          m_mc(model_context_for(device.info)) {}
+
+    // Sub-steps are reported with the loop's last count.
+    void note(const progress_event& e) { m_last = e; }
+
+    measurement operator()(const work_item& item, int /*run*/) {
+        const rung* r = m_opts.rungs[item.kernel];
+        const shape s = item.size;
+        if (!(s == m_shape)) {
+            m_spaces.clear();  // before the next shape's are made: both may not fit
+            m_shape = s;
+        }
+        measurement row;
+        row.kernel = r->id;
+        row.dtype = r->dtype();
+        row.size = s;
+        row.alpha = m_opts.alpha;
+        row.beta = m_opts.beta;
+        const auto label = fmt::format("{} {}", r->id, to_string(s));
+        if (auto why = r->can_run(m_device.info, s)) {
+            // No model either: it may not place its CTAs on a GPU that cannot run it.
+            row.skipped = *why;
+            return row;
+        }
+        row.model = r->model(s, m_mc);
+        const workspace& ws = space_for(s, r->types);
+        progress(label + ": verifying");
+        const auto launch = r->bind(ws.args(), m_ctx);
+        const auto v = verify_rung(launch, ws);
+        if (!v.ok) {
+            row.skipped = "verification failed: " + v.describe(r->id);
+            return row;
+        }
+        row.verified = true;
+        row.verify_max_error = v.worst_ratio;
+        progress(label + ": timing");
+        row.time = time_rung(launch, ws, m_opts.timing);
+        if (m_counters) {
+            progress(label + ": counters");
+            add_counters(row, m_counters->collect(
+                                  [&] {
+                                      ws.restore_c();
+                                      ws.flush_l2();
+                                  },
+                                  [&] {
+                                      launch();
+                                      TGEMM_CUDA(cudaGetLastError());
+                                  },
+                                  r->types.ab != element_type::fp32));
+        }
+        return row;
+    }
+
+  private:
+    void progress(const std::string& what) const {
+        if (m_opts.on_progress) m_opts.on_progress({m_last.done, m_last.total, what});
+    }
+
+    // One workspace per set of operand types at this shape, made when a rung first needs it,
+    // after checking that it fits in the memory the GPU has free.
+    const workspace& space_for(const shape& s, const operand_types& types) {
+        for (const auto& w : m_spaces)
+            if (w->types == types) return *w;
+        progress(fmt::format("{}: preparing {} inputs and the FP32 reference", to_string(s),
+                             to_string(types.ab)));
+        const auto what = fmt::format("{} with {} operands", to_string(s), to_string(types.ab));
+        const auto need = plan_workspace(s, types, m_device.info.l2_bytes, true).bytes();
+        std::size_t free = 0, total = 0;
+        TGEMM_CUDA(cudaMemGetInfo(&free, &total));
+        check_fits_in_memory(what, need, free);
+        const auto seed = m_opts.seed ^ static_cast<std::uint64_t>(s.m * 73856093 ^ s.n * 19349663 ^
+                                                                   s.k * 83492791);
+        try {
+            m_spaces.push_back(std::make_unique<workspace>(s, types, m_opts.alpha, m_opts.beta,
+                                                           m_device.info.l2_bytes, m_ctx.stream,
+                                                           m_ctx.cublas, seed));
+        } catch (const gpu_out_of_memory&) {
+            // Free memory can shrink between the check and the allocation (another process):
+            // the same line, with what is free now.
+            cudaMemGetInfo(&free, &total);
+            throw gpu_out_of_memory(error_kind::device, out_of_memory_message(what, need, free));
+        }
+        return *m_spaces.back();
+    }
+
+    const local_device& m_device;
+    const measure_options& m_opts;
+    launch_context m_ctx;
+    counter_session* m_counters;
+    model_context m_mc;
+    progress_event m_last;
+    shape m_shape;
+    std::vector<std::unique_ptr<workspace>> m_spaces;
+};
+
+}  // namespace
+
 measure_outcome measure(const local_device& device, const measure_options& opts) {
     TGEMM_CUDA(cudaSetDevice(device.index));
     TGEMM_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
@@ -84,23 +213,36 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     cublas_handle cublas(stream.get());
     const launch_context ctx{stream.get(), cublas.get()};
 
-    measure_outcome out;
-    out.result = measured_profile_header(device, opts.command);
-    const auto mc = model_context_for(device.info);
     const auto whole = opts.work_list();
-    const auto items = shard_of(whole, opts.part);
-    out.result.env.work_list = work_list_record{static_cast<std::int64_t>(whole.size()), opts.part};
-    const int total = static_cast<int>(items.size());
-    int done = 0;
-    auto progress = [&](const std::string& what) {
-        if (opts.on_progress) opts.on_progress({done, total, what});
-    };
+    pair_run run;
+    run.items = shard_of(whole, opts.part);
+    for (const auto* r : opts.rungs) run.kernels.push_back(r->id);
+    run.repeat = opts.repeat;
 
-    // The peaks first, before the counter session attaches to the context.
-    if (opts.peaks) {
-        const auto measured = measure_peaks(
-            device, device.info, [&](const std::string& what) { progress("peaks: " + what); });
-        out.peak_warnings = merge_measured_peaks(out.result, measured);
+    checkpoint cp;
+    cp.path = opts.partial_path;
+    if (opts.resume) {
+        cp.content = *opts.resume;  // its header, its peaks, its rows
+    } else {
+        cp.content.done = measured_profile_header(device, opts.command);
+        cp.content.done.env.work_list =
+            work_list_record{static_cast<std::int64_t>(whole.size()), opts.part};
+        cp.content.identity = opts.identity(device);
+        cp.content.peaks_pending = opts.peaks;
+    }
+    cp.save();  // before the peaks: a checkpoint that cannot be written fails first
+
+    measure_outcome out;
+    const int total = static_cast<int>(run.items.size()) * opts.repeat;
+    // The peaks first, before the counter session attaches to the context; a resumed run has
+    // them unless it stopped during them.
+    if (cp.content.peaks_pending) {
+        const auto measured = measure_peaks(device, device.info, [&](const std::string& what) {
+            if (opts.on_progress) opts.on_progress({0, total, "peaks: " + what});
+        });
+        out.peak_warnings = merge_measured_peaks(cp.content.done, measured);
+        cp.content.peaks_pending = false;
+        cp.save();
     }
 
     std::unique_ptr<counter_session> counters;
@@ -109,75 +251,15 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
             open_when_counters_free([&] { return std::make_unique<counter_session>(device.index); },
                                     opts.wait_for_counters_s, system_wait_clock(), opts.on_notice);
 
-    // The list is shape-major, and so is every shard of it: each shape's items are consecutive.
-    for (std::size_t first = 0; first < items.size();) {
-        const shape s = items[first].size;
-        std::size_t end = first;
-        while (end < items.size() && items[end].size == s) ++end;
-        // One workspace per set of operand types at this shape, made when a rung first needs it.
-        std::vector<std::unique_ptr<workspace>> spaces;
-        const auto space_for = [&](const operand_types& types) -> const workspace& {
-            for (const auto& w : spaces)
-                if (w->types == types) return *w;
-            progress(fmt::format("{}: preparing {} inputs and the FP32 reference", to_string(s),
-                                 to_string(types.ab)));
-            const auto seed = opts.seed ^ static_cast<std::uint64_t>(
-                                              s.m * 73856093 ^ s.n * 19349663 ^ s.k * 83492791);
-            spaces.push_back(std::make_unique<workspace>(s, types, opts.alpha, opts.beta,
-                                                         device.info.l2_bytes, stream.get(),
-                                                         cublas.get(), seed));
-            return *spaces.back();
-        };
-        for (; first < end; ++first) {
-            const rung* r = opts.rungs[items[first].kernel];
-            measurement row;
-            row.kernel = r->id;
-            row.dtype = r->dtype();
-            row.size = s;
-            row.alpha = opts.alpha;
-            row.beta = opts.beta;
-            const auto label = fmt::format("{} {}", r->id, to_string(s));
-            try {
-                if (auto why = r->can_run(device.info, s)) {
-                    // No model either: it may not place its CTAs on a GPU that cannot run it.
-                    row.skipped = *why;
-                } else {
-                    row.model = r->model(s, mc);
-                    const workspace& ws = space_for(r->types);
-                    progress(label + ": verifying");
-                    const auto launch = r->bind(ws.args(), ctx);
-                    const auto v = verify_rung(launch, ws);
-                    if (!v.ok) {
-                        row.skipped = "verification failed: " + v.describe(r->id);
-                        out.failures.push_back(v.describe(r->id) + " at " + to_string(s));
-                    } else {
-                        row.verified = true;
-                        row.verify_max_error = v.worst_ratio;
-                        progress(label + ": timing");
-                        row.time = time_rung(launch, ws, opts.timing);
-                        if (counters) {
-                            progress(label + ": counters");
-                            add_counters(row, counters->collect(
-                                                  [&] {
-                                                      ws.restore_c();
-                                                      ws.flush_l2();
-                                                  },
-                                                  [&] {
-                                                      launch();
-                                                      TGEMM_CUDA(cudaGetLastError());
-                                                  },
-                                                  r->types.ab != element_type::fp32));
-                        }
-                    }
-                }
-            } catch (const error& e) {
-                throw error(e.kind(), fmt::format("{} (while measuring {})", e.what(), label));
-            }
-            out.result.measurements.push_back(std::move(row));
-            ++done;
-            progress(label + ": done");
-        }
-    }
+    gpu_pair_measurer measurer(device, opts, ctx, counters.get());
+    run.measure = [&](const work_item& item, int r) { return measurer(item, r); };
+    run.on_progress = [&](const progress_event& e) {
+        measurer.note(e);
+        if (opts.on_progress) opts.on_progress(e);
+    };
+    auto done = run_pairs(run, cp);
+    out.result = std::move(done.result);
+    out.failures = std::move(done.failures);
     return out;
 }
 

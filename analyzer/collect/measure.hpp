@@ -1,23 +1,22 @@
 #pragma once
-// A measure run: for each shape and rung, verify against cuBLAS, time, then collect counters.
+// A measure run: for each shape and rung, verify against cuBLAS, time, then collect counters;
+// the loop around the pairs (checkpoints, --resume, --repeat, Ctrl-C) is collect/pair_loop.hpp.
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "collect/device.hpp"
+#include "collect/pair_loop.hpp"
 #include "collect/timer.hpp"
 #include "core/work_list.hpp"
+#include "profile/partial_profile.hpp"
 #include "profile/profile.hpp"
 #include "rung.hpp"
 
 namespace tgemm {
-
-struct progress_event {
-    int done = 0;
-    int total = 0;
-    std::string what;  // "naive 4096³: counters"
-};
 
 struct measure_options {
     std::vector<const rung*> rungs;
@@ -43,10 +42,21 @@ struct measure_options {
 
     // Which part of the work list this run measures (--shard); the whole list by default.
     shard part;
+    // --repeat: measure the pairs this many times; each row keeps the first run's values and
+    // the spread over all of them (analysis/repeatability.hpp).
+    int repeat = 1;
+    // The checkpoint, written before the first pair and after each (<profile>.partial); empty:
+    // none.
+    std::filesystem::path partial_path;
+    // --resume: the checkpoint of a stopped run of the same identity, whose pairs are skipped
+    // and whose header (date, peaks) the profile keeps.
+    std::optional<partial_profile> resume;
 
     // Every (rung, shape) pair of the run, in order (core/work_list.hpp); kernel indices are
     // into `rungs`.
     [[nodiscard]] std::vector<work_item> work_list() const;
+    // What --resume compares: the work list, the settings, the GPU, the tool version.
+    [[nodiscard]] run_identity identity(const local_device& device) const;
 };
 
 struct measure_outcome {

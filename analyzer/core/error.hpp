@@ -14,6 +14,9 @@ enum class error_kind {
     device,    // no GPU, no driver, no counter permission, another profiler attached
     verify,    // a kernel's result differs from cuBLAS
     internal,  // a CUDA/CUPTI call failed unexpectedly, an invariant broke
+    // The user stopped a measuring run (Ctrl-C, SIGTERM); the pairs measured so far are kept
+    // (collect/pair_loop.hpp). Exit code 130, as a shell reports a command ended by SIGINT.
+    interrupted,
 };
 
 class error : public std::runtime_error {
