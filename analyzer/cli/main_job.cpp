@@ -215,8 +215,7 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
             << "the models (nothing is measured)\n";
         const auto p = predict_profile(find_gpu(t.key), rungs, shapes, command_line,
                                        utc_now_iso8601(), tensor_only);
-        render::render_report(p, out_dir,
-                              "prediction from the spec database and the refined models");
+        render_stored(p, out_dir, "prediction from the spec database and the refined models");
     }
     out << "wrote " << (out_dir / "report.md").string() << " and "
         << (out_dir / "roofline.png").string() << "\n";
