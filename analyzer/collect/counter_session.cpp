@@ -8,6 +8,11 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
 #include <cmath>
 #include <utility>
 
@@ -188,6 +193,24 @@ constexpr std::size_t max_ranges = 16;
 
 }  // namespace
 
+// Wall time per phase of the collection, summed over a session; printed to stderr when
+// TGEMM_CUPTI_TIMING is set (docs/benchmark.md, "Profiling cost", says where the time goes).
+struct phase_times {
+    static constexpr std::array<const char*, 6> names = {
+        "enable/disable", "counter image",        "set config",
+        "prepare",        "launch (start..stop)", "decode + evaluate"};
+    std::array<double, names.size()> seconds{};
+    int collections = 0;
+    int groups = 0;
+    template <class F>
+    void time(std::size_t phase, F&& f) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        seconds[phase] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+};
+
 struct counter_session::impl {
     int device = 0;
     CUcontext ctx = nullptr;
@@ -195,6 +218,10 @@ struct counter_session::impl {
     std::vector<std::uint8_t> availability;
     std::vector<metric_group> groups;
     std::vector<std::vector<std::string>> group_names;
+    phase_times times;
+    // One Range Profiler for every group of the session (TGEMM_CUPTI_ENABLE_ONCE), instead of
+    // one per group and launch.
+    std::unique_ptr<range_profiler> shared_profiler;
 };
 
 counter_session::counter_session(int device_index) : m_impl(std::make_unique<impl>()) {
@@ -242,6 +269,14 @@ counter_session::counter_session(int device_index) : m_impl(std::make_unique<imp
 }
 
 counter_session::~counter_session() {
+    if (std::getenv("TGEMM_CUPTI_TIMING")) {
+        const auto& t = m_impl->times;
+        std::fprintf(stderr, "cupti timing: %d collections, %d group collections\n", t.collections,
+                     t.groups);
+        for (std::size_t i = 0; i < t.names.size(); ++i)
+            std::fprintf(stderr, "cupti timing: %-22s %8.3f s\n", t.names[i], t.seconds[i]);
+    }
+    m_impl->shared_profiler.reset();
     m_impl->groups.clear();  // host objects go before the profiler is de-initialised
     auto p = cupti_params<CUpti_Profiler_DeInitialize_Params>(
         CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
@@ -260,9 +295,17 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
     auto& m = *m_impl;
     counter_values out;
     std::map<std::string, double, std::less<>> by_metric;
+    auto& t = m.times;
+    ++t.collections;
+    const bool enable_once = std::getenv("TGEMM_CUPTI_ENABLE_ONCE") != nullptr;
+    if (enable_once && !m.shared_profiler)
+        t.time(0, [&] { m.shared_profiler = std::make_unique<range_profiler>(m.ctx); });
     for (auto& g : m.groups) {
         if (g.family == metric_family::tensor && !tensor) continue;
-        range_profiler rp(m.ctx);
+        ++t.groups;
+        std::unique_ptr<range_profiler> own;
+        if (!enable_once) t.time(0, [&] { own = std::make_unique<range_profiler>(m.ctx); });
+        range_profiler& rp = enable_once ? *m.shared_profiler : *own;
         auto names = c_names(g.metrics);
 
         auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
@@ -272,15 +315,17 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
         size.numMetrics = names.size();
         size.maxNumOfRanges = max_ranges;
         size.maxNumRangeTreeNodes = max_ranges;
-        TGEMM_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
-        std::vector<std::uint8_t> data(size.counterDataSize);
-
-        auto init = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-        init.pRangeProfilerObject = rp.get();
-        init.counterDataSize = data.size();
-        init.pCounterData = data.data();
-        TGEMM_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+        std::vector<std::uint8_t> data;
+        t.time(1, [&] {
+            TGEMM_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+            data.resize(size.counterDataSize);
+            auto init = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+                CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+            init.pRangeProfilerObject = rp.get();
+            init.counterDataSize = data.size();
+            init.pCounterData = data.data();
+            TGEMM_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+        });
 
         auto cfg = cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
             CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
@@ -304,14 +349,18 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
         cfg.minNestingLevel = 1;
         cfg.passIndex = 0;
         cfg.targetNestingLevel = 1;
-        TGEMM_CUPTI(cuptiRangeProfilerSetConfig(&cfg));
+        t.time(2, [&] { TGEMM_CUPTI(cuptiRangeProfilerSetConfig(&cfg)); });
 
         const auto prepare_now = [&] {
-            prepare();
-            if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
-                TGEMM_THROW(internal, "preparing a profiled launch failed: {}",
-                            cudaGetErrorString(e));
+            t.time(3, [&] {
+                prepare();
+                if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+                    TGEMM_THROW(internal, "preparing a profiled launch failed: {}",
+                                cudaGetErrorString(e));
+            });
         };
+        const auto t_launch = std::chrono::steady_clock::now();
+        const double prepared_before = t.seconds[3];
         bool all_submitted = false;
         for (int pass = 0; !all_submitted; ++pass) {
             if (pass > 64) TGEMM_THROW(internal, "CUPTI asked for more than 64 replay passes");
@@ -345,6 +394,11 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
         }
         if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
             TGEMM_THROW(internal, "a profiled kernel failed: {}", cudaGetErrorString(e));
+        // Start to stop, less the preparations inside it.
+        t.seconds[4] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_launch).count() -
+            (t.seconds[3] - prepared_before);
+        const auto t_decode = std::chrono::steady_clock::now();
 
         auto decode = cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
             CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
@@ -385,6 +439,9 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
                 by_metric[g.metrics[i]] += rate ? values[i] / info.numTotalRanges : values[i];
             }
         }
+        t.seconds[5] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_decode).count();
+        if (own) t.time(0, [&] { own.reset(); });
     }
     for (const auto& t : metric_table()) {
         const auto it = by_metric.find(t.metric);
