@@ -219,9 +219,6 @@ struct counter_session::impl {
     std::vector<metric_group> groups;
     std::vector<std::vector<std::string>> group_names;
     phase_times times;
-    // One Range Profiler for every group of the session (TGEMM_CUPTI_ENABLE_ONCE), instead of
-    // one per group and launch.
-    std::unique_ptr<range_profiler> shared_profiler;
 };
 
 counter_session::counter_session(int device_index) : m_impl(std::make_unique<impl>()) {
@@ -276,7 +273,6 @@ counter_session::~counter_session() {
         for (std::size_t i = 0; i < t.names.size(); ++i)
             std::fprintf(stderr, "cupti timing: %-22s %8.3f s\n", t.names[i], t.seconds[i]);
     }
-    m_impl->shared_profiler.reset();
     m_impl->groups.clear();  // host objects go before the profiler is de-initialised
     auto p = cupti_params<CUpti_Profiler_DeInitialize_Params>(
         CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
@@ -297,15 +293,14 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
     std::map<std::string, double, std::less<>> by_metric;
     auto& t = m.times;
     ++t.collections;
-    const bool enable_once = std::getenv("TGEMM_CUPTI_ENABLE_ONCE") != nullptr;
-    if (enable_once && !m.shared_profiler)
-        t.time(0, [&] { m.shared_profiler = std::make_unique<range_profiler>(m.ctx); });
     for (auto& g : m.groups) {
         if (g.family == metric_family::tensor && !tensor) continue;
         ++t.groups;
+        // One Range Profiler per group: one enabled for a session's groups in turn returned
+        // NaN for every group after the first (H100, CUDA 13.0, 2026-11-25).
         std::unique_ptr<range_profiler> own;
-        if (!enable_once) t.time(0, [&] { own = std::make_unique<range_profiler>(m.ctx); });
-        range_profiler& rp = enable_once ? *m.shared_profiler : *own;
+        t.time(0, [&] { own = std::make_unique<range_profiler>(m.ctx); });
+        range_profiler& rp = *own;
         auto names = c_names(g.metrics);
 
         auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
@@ -441,7 +436,7 @@ counter_values counter_session::collect(const std::function<void()>& prepare,
         }
         t.seconds[5] +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t_decode).count();
-        if (own) t.time(0, [&] { own.reset(); });
+        t.time(0, [&] { own.reset(); });
     }
     for (const auto& t : metric_table()) {
         const auto it = by_metric.find(t.metric);
