@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/throw.hpp"
+#include "model/levels.hpp"
 
 namespace tgemm {
 
@@ -51,9 +52,27 @@ measurement with_repeats(std::span<const measurement> runs) {
     return row;
 }
 
+std::string_view movement_cause(std::string_view key) {
+    if (key == "time (median)" || key == keys::duration_ns || key == keys::sm_clock_hz)
+        return "timing: launch-to-launch spread of one kernel (clock, the GPU's other work)";
+    if (key.starts_with(keys::stall_prefix) || key == keys::ipc || key == keys::issue_active_pct ||
+        key == keys::fma_pipe_pct || key == keys::tensor_pipe_pct ||
+        key == keys::achieved_occupancy_pct || key == keys::sm_cycles_active ||
+        key == keys::warp_cycles)
+        return "timing: how the warps happen to interleave (cycles and warp states)";
+    if (key.ends_with("bank_conflicts"))
+        return "timing: which warps' shared-memory accesses meet in one cycle";
+    if (key == keys::l2_coalesced_bytes)
+        return "timing: which identical L2 requests are in flight together";
+    if (key.starts_with("l2_") || key.starts_with("dram_"))
+        return "L2 contents: how far apart CTAs sharing a tile run, what stays in L2 "
+               "(docs/validation-method.md)";
+    return "not explained: a count that should not move";
+}
+
 text_table repeatability_table(const profile& p, double threshold) {
     text_table t;
-    t.header = {"kernel", "size", "value", "min", "median", "max", "spread"};
+    t.header = {"kernel", "size", "value", "min", "median", "max", "spread", "cause"};
     int most = 0;
     for (const auto& m : p.measurements) {
         if (!m.repeats) continue;
@@ -63,7 +82,8 @@ text_table repeatability_table(const profile& p, double threshold) {
             if (!(s.relative() > threshold)) return;
             t.rows.push_back({m.kernel, to_string(m.size), what, value_text(s.min, unit),
                               value_text(s.median, unit), value_text(s.max, unit),
-                              std::isfinite(s.relative()) ? percent(s.relative()) : "∞"});
+                              std::isfinite(s.relative()) ? percent(s.relative()) : "∞",
+                              std::string(movement_cause(what))});
         };
         if (m.repeats->median_ms) add("time (median)", *m.repeats->median_ms, " ms");
         for (const auto& [k, s] : m.repeats->counters) add(k, s, "");

@@ -22,10 +22,15 @@ namespace tgemm {
 // A value moves when its spread (max − min) / median exceeds this: 1 %.
 inline constexpr double repeatability_threshold = 0.01;
 
+// Why a value moves between runs, from what it counts: timing (durations, cycles, warp states,
+// bank conflicts, the request coalescer), L2 contents (L2 and DRAM bytes), or "not explained"
+// for a count that should not move (FLOPs, instructions, L1 and shared wavefronts).
+[[nodiscard]] std::string_view movement_cause(std::string_view key);
+
 // One row per value of a row that moved more than `threshold` over the runs, in the profile's
 // row order, the median time first: kernel, size, value ("time (median)" or the counter key),
-// min, median, max, spread. The caption says how many runs and what the table holds, or, with
-// no rows, that nothing moved or that the profile holds no repeated runs.
+// min, median, max, spread, cause (movement_cause). The caption says how many runs and what the
+// table holds, or, with no rows, that nothing moved or that the profile holds no repeated runs.
 [[nodiscard]] text_table repeatability_table(const profile& p,
                                              double threshold = repeatability_threshold);
 

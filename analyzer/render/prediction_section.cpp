@@ -28,9 +28,10 @@ std::optional<time_prediction> prediction_for(const profile& cal, const profile&
 }
 
 void add_check(prediction_summary& s, const profile& cal, const profile& target,
-               const measurement& row, double observed) {
+               const measurement& row, std::optional<double> observed) {
     const auto p = prediction_for(cal, target, row);
-    if (!p || p->tflops <= 0 || observed <= 0) return;
+    if (!p || p->tflops <= 0) return;
+    if (observed && *observed <= 0) observed.reset();
     s.rows.push_back({row.kernel, row.size, observed, p->tflops, p->bound});
 }
 
@@ -41,24 +42,31 @@ std::optional<prediction_summary> check_predictions(const analysis& a, const pro
     const auto& target = *a.source;
     prediction_summary s;
     if (target.source == profile_source::predicted) {
-        for (const auto& pt : published_points(target.gpu.key))
-            if (const auto* row = target.find(pt.kernel, pt.size))
-                add_check(s, *calibration, target, *row, pt.tflops);
+        const auto points = published_points(target.gpu.key);
+        for (const auto& row : target.measurements) {
+            if (row.skipped) continue;
+            std::optional<double> published;
+            for (const auto& pt : points)
+                if (pt.kernel == row.kernel && pt.size == row.size) published = pt.tflops;
+            add_check(s, *calibration, target, row, published);
+        }
     } else {
         for (const auto& r : a.rows)
             if (r.tflops) add_check(s, *calibration, target, *r.row, *r.tflops);
     }
     if (s.rows.empty()) return std::nullopt;
     std::vector<double> errors;
-    for (const auto& c : s.rows) errors.push_back(std::fabs(c.error()));
-    s.median_abs_error = median(errors);
+    for (const auto& c : s.rows)
+        if (const auto e = c.error()) errors.push_back(std::fabs(*e));
+    s.compared = static_cast<int>(errors.size());
+    if (!errors.empty()) s.median_abs_error = median(errors);
     for (std::size_t i = 0; i < s.rows.size(); ++i)
         for (std::size_t j = i + 1; j < s.rows.size(); ++j) {
             const auto& x = s.rows[i];
             const auto& y = s.rows[j];
-            if (x.size != y.size) continue;
+            if (x.size != y.size || !x.observed_tflops || !y.observed_tflops) continue;
             ++s.pairs;
-            if ((x.observed_tflops - y.observed_tflops) *
+            if ((*x.observed_tflops - *y.observed_tflops) *
                     (x.predicted_tflops - y.predicted_tflops) <
                 0)
                 ++s.swapped_pairs;
@@ -70,12 +78,17 @@ std::string prediction_summary_line(const analysis& a, const profile* calibratio
     const auto s = check_predictions(a, calibration);
     if (!s) return {};
     const bool published = a.source->source == profile_source::predicted;
+    if (s->compared == 0)
+        return fmt::format(
+            "TFLOP/s of every rung predicted from the {} calibration (docs/prediction.md); no "
+            "published measurement of this GPU to compare with. Table: [details.md](details.md).",
+            calibration->gpu.name);
     return fmt::format(
         "Predicted TFLOP/s from the {} calibration (docs/prediction.md) against {}: median "
         "|{} ÷ predicted − 1| = {} over {} rows; the prediction swaps {} of {} pairs of rungs "
         "at one size. Table: [details.md](details.md).",
         calibration->gpu.name, published ? "the published measurements" : "this GPU's measurement",
-        published ? "published" : "measured", format_percent(s->median_abs_error), s->rows.size(),
+        published ? "published" : "measured", format_percent(s->median_abs_error), s->compared,
         s->swapped_pairs, s->pairs);
 }
 
@@ -87,10 +100,13 @@ std::string prediction_section(const analysis& a, const profile* calibration,
     const std::string observed = published ? "published" : "measured";
     md_table t({"kernel", "size", observed + " TFLOP/s", "predicted TFLOP/s", "error", "bound"},
                {align::left, align::left, align::right, align::right, align::right, align::left});
-    for (const auto& c : s->rows)
-        t.add_row({c.kernel, to_string(c.size), format_tflops_value(c.observed_tflops * 1e12),
+    for (const auto& c : s->rows) {
+        const auto e = c.error();
+        t.add_row({c.kernel, to_string(c.size),
+                   c.observed_tflops ? format_tflops_value(*c.observed_tflops * 1e12) : "—",
                    format_tflops_value(c.predicted_tflops * 1e12),
-                   fmt::format("{:+.1f} %", 100 * c.error()), c.bound});
+                   e ? fmt::format("{:+.1f} %", 100 * *e) : "—", c.bound});
+    }
     return fmt::format(
         "## Predicted TFLOP/s from the {} calibration\n\n"
         "Each row's time predicted from its measurement on the {} ({}) with nothing fitted to "
@@ -98,10 +114,14 @@ std::string prediction_section(const analysis& a, const profile* calibration,
         "from Little's law with this GPU's theoretical occupancy of the launch, and never "
         "below this GPU's DRAM or compute roof (docs/prediction.md). Error = {} ÷ predicted − "
         "1; bound = the term that set the prediction.\n\n{}\n"
-        "Median |error| {} over {} rows; the prediction swaps the order of {} of the {} pairs "
-        "of rows at one size.\n\n",
+        "{}\n\n",
         calibration->gpu.name, calibration->gpu.name, calibration_label, observed, t.str(),
-        format_percent(s->median_abs_error), s->rows.size(), s->swapped_pairs, s->pairs);
+        s->compared == 0
+            ? std::string("No row has a " + observed + " figure to compare with.")
+            : fmt::format("Median |error| {} over {} rows; the prediction swaps the order of {} "
+                          "of the {} pairs of rows at one size.",
+                          format_percent(s->median_abs_error), s->compared, s->swapped_pairs,
+                          s->pairs));
 }
 
 }  // namespace tgemm::render

@@ -14,21 +14,27 @@ namespace tgemm::render {
 struct prediction_check {
     std::string kernel;
     shape size;
-    double observed_tflops = 0;  // published, or measured on this GPU
+    // Published, or measured on this GPU; empty for a predicted row nobody published.
+    std::optional<double> observed_tflops;
     double predicted_tflops = 0;
     std::string bound;
-    [[nodiscard]] double error() const { return observed_tflops / predicted_tflops - 1; }
+    [[nodiscard]] std::optional<double> error() const {
+        if (!observed_tflops) return std::nullopt;
+        return *observed_tflops / predicted_tflops - 1;
+    }
 };
 
 struct prediction_summary {
     std::vector<prediction_check> rows;
+    int compared = 0;  // rows with an observed figure
     double median_abs_error = 0;
     // Pairs of compared rows at one size whose order the prediction swaps, of all such pairs.
     int swapped_pairs = 0;
     int pairs = 0;
 };
 
-// Empty when there is no calibration, it is this report's own GPU, or nothing can be compared.
+// Empty when there is no calibration, it is this report's own GPU, or no row has a calibration
+// row. A predicted profile lists every row (the published figure where there is one).
 [[nodiscard]] std::optional<prediction_summary> check_predictions(const analysis& a,
                                                                   const profile* calibration);
 

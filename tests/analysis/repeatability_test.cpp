@@ -70,6 +70,7 @@ TEST(Repeatability, TheTableNamesEveryValueThatMovedMoreThanOnePercent) {
     EXPECT_EQ(t.rows[0][4], "52");
     EXPECT_EQ(t.rows[0][5], "55");
     EXPECT_EQ(t.rows[0][6], "9.62 %");
+    EXPECT_TRUE(t.rows[0][7].starts_with("L2 contents")) << t.rows[0][7];
     EXPECT_EQ(t.rows[0].size(), t.header.size());
     EXPECT_NE(t.caption.find("more than 1.00 % over the 3 runs"), std::string::npos) << t.caption;
     // A lower threshold names the time and DRAM too, the time first.
@@ -84,6 +85,17 @@ TEST(Repeatability, TheTableNamesEveryValueThatMovedMoreThanOnePercent) {
     const auto none = repeatability_table(test::synthetic_profile());
     EXPECT_TRUE(none.rows.empty());
     EXPECT_NE(none.caption.find("no repeated runs"), std::string::npos);
+}
+
+// A count that should not move is named as such; timing-bound values get their cause.
+TEST(Repeatability, EveryMovingValueGetsACause) {
+    EXPECT_EQ(movement_cause("flops"), "not explained: a count that should not move");
+    EXPECT_EQ(movement_cause("smem_load_wavefronts"),
+              "not explained: a count that should not move");
+    EXPECT_TRUE(movement_cause("stall_long_scoreboard").starts_with("timing"));
+    EXPECT_TRUE(movement_cause("time (median)").starts_with("timing"));
+    EXPECT_TRUE(movement_cause("smem_store_bank_conflicts").starts_with("timing"));
+    EXPECT_TRUE(movement_cause("dram_read_bytes").starts_with("L2 contents"));
 }
 
 TEST(TimingNoise, RowsThatMissedTheTargetAreListed) {

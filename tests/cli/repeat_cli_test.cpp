@@ -99,8 +99,15 @@ TEST_F(RepeatCli, SummaryAddsTheTimingNoise) {
     EXPECT_NE(r.out.find("Timing noise"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("stopped at the time limit first"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("| 0.90 % | 0.50 % |"), std::string::npos) << r.out;
-    // A profile before 1.4 records no noise: its summary is the benchmark table alone.
-    const auto shipped = std::string(TGEMM_SOURCE_DIR) + "/profiles/h100.json";
-    const auto old = test::run_cli({"report", shipped, "--summary"});
+    // Rows without noise figures (a profile before 1.4): the summary is the benchmark table
+    // alone.
+    auto plain = test::synthetic_profile();
+    plain.gpu.limits = sm_limits_cc90;
+    plain.gpu.limits.smem_per_cta_optin = 232448;
+    const auto path = m_dir / "before-1.4.json";
+    (void)write_profile(path, plain);
+    const auto old = test::run_cli({"report", path.string(), "--summary"});
+    ASSERT_EQ(old.code, 0) << old.err;
+    EXPECT_NE(old.out.find("| cublas"), std::string::npos) << old.out;
     EXPECT_EQ(old.out.find("Timing noise"), std::string::npos) << old.out;
 }
