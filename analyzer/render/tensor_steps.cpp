@@ -255,22 +255,19 @@ std::optional<std::string> slower_with_fewer_bytes(const step_row& from, const s
         if (!ld || !st) return std::nullopt;
         return *ld + *st;
     };
-    const std::array<std::optional<double>, 8> before = {value(from, keys::dram_read_bytes),
-                                                         value(from, keys::l2_bytes),
-                                                         value(from, keys::l1_global_load_bytes),
-                                                         value(from, keys::l1_global_store_bytes),
-                                                         lsu(from),
-                                                         value(from, keys::smem_ldgsts_bytes),
-                                                         value(from, keys::tma_load_bytes),
-                                                         value(from, keys::smem_gmma_wavefronts)};
-    const std::array<std::optional<double>, 8> after = {value(to, keys::dram_read_bytes),
-                                                        value(to, keys::l2_bytes),
-                                                        value(to, keys::l1_global_load_bytes),
-                                                        value(to, keys::l1_global_store_bytes),
-                                                        lsu(to),
-                                                        value(to, keys::smem_ldgsts_bytes),
-                                                        value(to, keys::tma_load_bytes),
-                                                        value(to, keys::smem_gmma_wavefronts)};
+    // DRAM first: its slack differs (below).
+    const auto traffic = [&](const step_row& r) {
+        return std::array<std::optional<double>, 8>{value(r, keys::dram_read_bytes),
+                                                    value(r, keys::l2_bytes),
+                                                    value(r, keys::l1_global_load_bytes),
+                                                    value(r, keys::l1_global_store_bytes),
+                                                    lsu(r),
+                                                    value(r, keys::smem_ldgsts_bytes),
+                                                    value(r, keys::tma_load_bytes),
+                                                    value(r, keys::smem_gmma_wavefronts)};
+    };
+    const auto before = traffic(from);
+    const auto after = traffic(to);
     for (std::size_t i = 0; i < before.size(); ++i) {
         if (before[i].has_value() != after[i].has_value()) return std::nullopt;
         // DRAM moves with what stays in L2 between launches: only a clear rise counts.
