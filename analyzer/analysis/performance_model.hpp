@@ -2,7 +2,8 @@
 // Predicted time of a (rung, shape) on a target GPU from its measurement on a calibration GPU
 // (the H100 profile), with nothing fitted to the target (docs/prediction.md):
 //
-//   t_exec  = t_cal × (SMs_cal × f_cal × r_cal) ÷ (SMs_tgt × f_tgt × r_tgt)
+//   t_exec  = t_cal × (SMs_cal × f_cal × r_cal) ÷ (SMs_tgt × f_tgt × r_tgt), f the GPUs'
+//             maximum SM clocks;
 //             r = min(1, W / L): instructions a scheduler issues per cycle (Little's law,
 //             analysis/execution.hpp); L, a warp's cycles per instruction, is the calibration's
 //             (the same code, latencies counted in cycles); W on the target is the calibration's

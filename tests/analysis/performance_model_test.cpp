@@ -27,7 +27,8 @@ measurement row(double ms, int warps_per_sm, std::optional<double> w, std::optio
     m.size = {4096, 4096, 4096};
     m.time = timing{};
     m.time->median_ms = ms;
-    m.counters[std::string(keys::sm_clock_hz)] = 1980e6;
+    // Below the maximum, as the tensor rungs run: the model scales by the maximum clocks.
+    m.counters[std::string(keys::sm_clock_hz)] = 1750e6;
     m.counters[std::string(keys::dram_read_bytes)] = 2e8;
     m.counters[std::string(keys::dram_write_bytes)] = 6.7e7;
     m.counters[std::string(keys::flops)] = 2.0 * 4096 * 4096 * 4096;
