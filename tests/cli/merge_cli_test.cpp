@@ -24,10 +24,8 @@ class MergeCli : public test::scratch_dir_test {
 
     // The synthetic profile's shard i of n, written as a --shard run writes it.
     std::string write_shard(int i, int n, const std::string& gpu = "h100") {
-        auto p = test::synthetic_profile();
+        auto p = test::readable_synthetic_profile();
         p.gpu.key = gpu;
-        p.gpu.limits = sm_limits_cc90;
-        p.gpu.limits.smem_per_cta_optin = 232448;
         const auto size = static_cast<std::int64_t>(p.measurements.size());
         const shard s{i, n};
         std::vector<measurement> rows;

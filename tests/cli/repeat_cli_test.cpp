@@ -23,9 +23,7 @@ class RepeatCli : public test::scratch_dir_test {
 
     // The synthetic profile, its first row measured three times, written as a 1.4 profile.
     fs::path repeated_profile() const {
-        auto p = test::synthetic_profile();
-        p.gpu.limits = sm_limits_cc90;
-        p.gpu.limits.smem_per_cta_optin = 232448;
+        auto p = test::readable_synthetic_profile();
         auto runs = std::vector<measurement>(3, p.measurements[0]);
         runs[1].time->median_ms *= 1.03;  // the time moves 3 %
         runs[2].counters["dram_read_bytes"] = runs[0].counters["dram_read_bytes"] * 1.002;
@@ -101,9 +99,7 @@ TEST_F(RepeatCli, SummaryAddsTheTimingNoise) {
     EXPECT_NE(r.out.find("| 0.90 % | 0.50 % |"), std::string::npos) << r.out;
     // Rows without noise figures (a profile before 1.4): the summary is the benchmark table
     // alone.
-    auto plain = test::synthetic_profile();
-    plain.gpu.limits = sm_limits_cc90;
-    plain.gpu.limits.smem_per_cta_optin = 232448;
+    const auto plain = test::readable_synthetic_profile();
     const auto path = m_dir / "before-1.4.json";
     (void)write_profile(path, plain);
     const auto old = test::run_cli({"report", path.string(), "--summary"});

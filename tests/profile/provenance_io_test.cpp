@@ -15,10 +15,7 @@ namespace {
 
 // The synthetic profile with the SM limits a profile file must hold.
 profile readable() {
-    auto p = test::synthetic_profile();
-    p.gpu.limits = sm_limits_cc90;
-    p.gpu.limits.smem_per_cta_optin = 232448;
-    return p;
+    return test::readable_synthetic_profile();
 }
 
 profile fleet_sample() {

@@ -156,6 +156,15 @@ inline profile synthetic_profile() {
     return p;
 }
 
+// The synthetic profile with the SM limits a profile file must hold (the H100's, its opt-in
+// shared memory per CTA as CUDA reports it), for tests that write it and read it back.
+inline profile readable_synthetic_profile() {
+    auto p = synthetic_profile();
+    p.gpu.limits = sm_limits_cc90;
+    p.gpu.limits.smem_per_cta_optin = 232448;
+    return p;
+}
+
 // ---- tensor rows --------------------------------------------------------------------------
 // The BF16 tensor ladder and its cuBLAS references (BF16, and FP16 with FP32 output) as the H100
 // measured them at 2048³ (/work/.device/12/t.json, rounded to whole counts), scaled to n³: traffic
