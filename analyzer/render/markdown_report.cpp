@@ -444,7 +444,11 @@ std::string summary_report(const analysis& a, const report_options& opts,
         "This page is the summary. Per-size tables, the bytes at every level, the model against "
         "every counter, the findings in full, the other plots and the notes: [{0}]({0}).\n\n",
         details_path);
-    s += "## TFLOP/s\n\n" + benchmark_table(a) + "\n";
+    // A predicted profile times nothing: its table is the calibrated prediction when there is one.
+    if (const auto predicted = predicted_tflops_table(a, opts.calibration); !predicted.empty())
+        s += "## TFLOP/s (predicted)\n\n" + predicted + "\n";
+    else
+        s += "## TFLOP/s\n\n" + benchmark_table(a) + "\n";
     // Rungs of this build the profile has no row of: named here, explained in the details.
     std::vector<std::string> absent;
     const auto have = a.source->kernels();

@@ -74,6 +74,42 @@ std::optional<prediction_summary> check_predictions(const analysis& a, const pro
     return s;
 }
 
+std::string predicted_tflops_table(const analysis& a, const profile* calibration) {
+    const auto s = check_predictions(a, calibration);
+    if (!s || a.source->source != profile_source::predicted) return {};
+    const auto shapes = a.source->shapes();
+    std::vector<std::string> header = {"kernel"};
+    std::vector<align> aligns = {align::left};
+    for (const auto& sz : shapes) {
+        header.push_back(to_string(sz));
+        aligns.push_back(align::right);
+    }
+    md_table t(std::move(header), std::move(aligns));
+    for (const auto& k : a.source->kernels()) {
+        std::vector<std::string> cells = {k};
+        for (const auto& sz : shapes) {
+            const auto it = std::find_if(s->rows.begin(), s->rows.end(), [&](const auto& c) {
+                return c.kernel == k && c.size == sz;
+            });
+            if (it == s->rows.end()) {
+                cells.emplace_back("—");
+                continue;
+            }
+            auto cell = format_tflops_value(it->predicted_tflops * 1e12);
+            if (it->observed_tflops)
+                cell += fmt::format(" (published {})",
+                                    format_tflops_value(*it->observed_tflops * 1e12));
+            cells.push_back(std::move(cell));
+        }
+        t.add_row(std::move(cells));
+    }
+    return fmt::format(
+        "PREDICTED TFLOP/s (2MNK / predicted time) of every rung on {}, from its measurement on "
+        "the {} and this GPU's occupancy and roofs (docs/prediction.md); in brackets the "
+        "published measurement where there is one; — where the calibration has no row.\n\n{}",
+        a.source->gpu.name, calibration->gpu.name, t.str());
+}
+
 std::string prediction_summary_line(const analysis& a, const profile* calibration) {
     const auto s = check_predictions(a, calibration);
     if (!s) return {};

@@ -42,6 +42,11 @@ struct prediction_summary {
 [[nodiscard]] std::string prediction_section(const analysis& a, const profile* calibration,
                                              const std::string& calibration_label);
 
+// A predicted report's TFLOP/s table: kernels × sizes, each cell the calibrated prediction and,
+// in brackets, the published figure where there is one; empty when check_predictions is or the
+// profile is measured.
+[[nodiscard]] std::string predicted_tflops_table(const analysis& a, const profile* calibration);
+
 // One line for the summary page; empty when check_predictions is.
 [[nodiscard]] std::string prediction_summary_line(const analysis& a, const profile* calibration);
 
