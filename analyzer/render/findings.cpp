@@ -118,12 +118,7 @@ std::optional<std::string> bound_line(const analysis& a, const row_analysis& r) 
     }
     in.roofs_checked = roofs_checked(r);
     in.inside_sm = inside_the_sm(r);
-    auto s = bound_sentence(in);
-    // The measured cause, and for a rung far below every roof the bound that holds it.
-    if (const auto why =
-            why_sentence(execution_of(*r.row, a.source->gpu, r.executed_flops), r.pct_bound_roof))
-        s += " " + *why;
-    return s;
+    return bound_sentence(in);
 }
 
 // DRAM reads as a multiple of the compulsory A + B + C reads.
@@ -524,7 +519,14 @@ findings_list findings(const analysis& a) {
         const auto rows = rows_of(a, big->row->kernel);
         finding_group g;
         g.heading = name_of(*big);
-        if (const auto s = bound_line(a, *big)) g.lines.push_back(*s);
+        if (const auto s = bound_line(a, *big)) {
+            // The measured cause, and for a rung far below every roof the bound that holds it.
+            const auto ex = execution_of(*big->row, a.source->gpu, big->executed_flops);
+            const auto why = why_sentence(ex, big->pct_bound_roof);
+            g.lines.push_back(why ? *s + " " + *why : *s);
+            const auto brief = short_why(ex, big->pct_bound_roof);
+            g.summary = brief ? *s + " " + *brief : *s;
+        }
         for (auto& s : top_causes(rows, *big, 2)) g.lines.push_back(std::move(s));
         if (!g.lines.empty()) out.rungs.push_back(std::move(g));
         if (auto m = model_gap(*big)) out.model_gaps.push_back(std::move(*m));

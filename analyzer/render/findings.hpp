@@ -16,6 +16,9 @@ struct finding_group {
     std::string heading;
     std::vector<std::string> lines;
     std::vector<std::string> sub_lines;  // printed under the last line (the DRAM band note)
+    // The summary page's line (the bound and, where it names one, the short cause); empty:
+    // the first line.
+    std::string summary;
 };
 
 struct findings_list {

@@ -479,7 +479,9 @@ std::string summary_report(const analysis& a, const report_options& opts,
     if (!f.rungs.empty()) {
         s += "## What bounds each rung\n\n";
         for (const auto& g : f.rungs)
-            if (!g.lines.empty()) s += fmt::format("- **{}**: {}\n", g.heading, g.lines.front());
+            if (!g.lines.empty())
+                s += fmt::format("- **{}**: {}\n", g.heading,
+                                 g.summary.empty() ? g.lines.front() : g.summary);
         s += fmt::format("\nWhy, rung by rung, and where the models miss: [{0}]({0}).\n",
                          details_path);
     }

@@ -78,6 +78,20 @@ std::optional<std::string> why_sentence(const execution_view& v,
     return s + ".";
 }
 
+std::optional<std::string> short_why(const execution_view& v, std::optional<double> pct_of_roof) {
+    const auto bound = execution_bound(v);
+    if (!bound || !v.achieved_occupancy_pct ||
+        (pct_of_roof && *pct_of_roof >= execution_bound_below))
+        return std::nullopt;
+    auto s = fmt::format("{}-bound: {:.1f} warps per scheduler ({})",
+                         *bound == "issue" ? "Issue" : "Latency", *v.warps_per_scheduler,
+                         occupancy_clause(v));
+    if (!v.stalls.empty())
+        s += fmt::format(", {} of the warps' time {}", format_percent(v.stalls.front().share),
+                         v.stalls.front().words);
+    return s + ".";
+}
+
 std::optional<std::string> little_step_line(const execution_view& from, const execution_view& to) {
     const auto f = little_factors_between(from, to);
     if (!f) return std::nullopt;

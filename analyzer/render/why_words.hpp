@@ -28,6 +28,12 @@ inline constexpr double execution_bound_below = 0.5;
 [[nodiscard]] std::optional<std::string> why_sentence(const execution_view& v,
                                                       std::optional<double> pct_of_roof);
 
+// The summary page's form: "Latency-bound: 1.9 warps per scheduler (occupancy 12.2 % of 12.5 %,
+// limited by registers), 43.0 % of the warps' time waiting for a global (L1TEX) load." only when
+// the counters name the bound (pct_of_roof under execution_bound_below); empty otherwise.
+[[nodiscard]] std::optional<std::string> short_why(const execution_view& v,
+                                                   std::optional<double> pct_of_roof);
+
 // The bound's name: "issue" or "latency"; empty without execution counters.
 [[nodiscard]] std::optional<std::string> execution_bound(const execution_view& v);
 

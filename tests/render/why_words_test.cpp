@@ -60,6 +60,19 @@ TEST(WhyWords, NearItsRoofARowGetsTheFactsWithoutABound) {
     EXPECT_EQ(s->find("issue roof"), std::string::npos) << *s;
 }
 
+// The summary page's form names the bound, the warps and the largest stall, and only where the
+// counters name the bound.
+TEST(WhyWords, TheShortFormIsForRowsBelowHalfTheirRoof) {
+    const auto s = short_why(view(1.94, 4.3, 0.40), 0.3);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(*s,
+              "Latency-bound: 1.9 warps per scheduler (occupancy 12.1 % of 12.5 % theoretical, "
+              "limited by registers), 40.0 % of the warps' time waiting for a global (L1TEX) "
+              "load.");
+    EXPECT_FALSE(short_why(view(1.94, 4.3, 0.40), 0.8));
+    EXPECT_FALSE(short_why(execution_view{}, 0.3));
+}
+
 TEST(WhyWords, NoCountersNoSentence) {
     EXPECT_FALSE(why_sentence(execution_view{}, 0.3));
     EXPECT_FALSE(little_step_line(execution_view{}, view(2, 4, 0.4)));
