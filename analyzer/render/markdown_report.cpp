@@ -404,13 +404,7 @@ std::string benchmark_table(const analysis& a) {
         "a row was skipped or not timed.\n\n",
         typed ? " of the row's input type (cublas, cublas_bf16, cublas_fp16)" : "");
     const auto shapes = p.shapes();
-    std::vector<std::string> header = {"kernel"};
-    std::vector<align> aligns = {align::left};
-    for (const auto& s : shapes) {
-        header.push_back(to_string(s));
-        aligns.push_back(align::right);
-    }
-    md_table t(std::move(header), std::move(aligns));
+    auto t = kernel_by_size_table(shapes);
     for (const auto& k : p.kernels()) {
         std::vector<std::string> cells = {k};
         for (const auto& s : shapes) {

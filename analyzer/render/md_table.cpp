@@ -71,4 +71,14 @@ std::string md_code(std::string_view s) {
     return out.append(s).append("`");
 }
 
+md_table kernel_by_size_table(std::span<const shape> sizes) {
+    std::vector<std::string> header = {"kernel"};
+    std::vector<align> aligns = {align::left};
+    for (const auto& s : sizes) {
+        header.push_back(to_string(s));
+        aligns.push_back(align::right);
+    }
+    return md_table(std::move(header), std::move(aligns));
+}
+
 }  // namespace tgemm::render

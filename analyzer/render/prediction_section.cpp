@@ -78,13 +78,7 @@ std::string predicted_tflops_table(const analysis& a, const profile* calibration
     const auto s = check_predictions(a, calibration);
     if (!s || a.source->source != profile_source::predicted) return {};
     const auto shapes = a.source->shapes();
-    std::vector<std::string> header = {"kernel"};
-    std::vector<align> aligns = {align::left};
-    for (const auto& sz : shapes) {
-        header.push_back(to_string(sz));
-        aligns.push_back(align::right);
-    }
-    md_table t(std::move(header), std::move(aligns));
+    auto t = kernel_by_size_table(shapes);
     for (const auto& k : a.source->kernels()) {
         std::vector<std::string> cells = {k};
         for (const auto& sz : shapes) {
