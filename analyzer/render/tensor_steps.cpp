@@ -239,6 +239,27 @@ std::optional<std::string> gain_line(const step_row& from, const step_row& to) {
         rate, best, name);
 }
 
+// The factors of Little's law that made a step slower (against) and those that made it faster
+// (offset), each "fewer warps in flight (W ×0.50)"; a factor within 10 % of 1 is neither.
+struct factor_clauses {
+    std::vector<std::string> against, offset;
+};
+
+factor_clauses clauses_of(const little_factors& f) {
+    factor_clauses c;
+    const auto add = [&](double x, bool more_is_slower, const char* more, const char* fewer,
+                         const char* symbol) {
+        if (std::fabs(x - 1) <= 0.1) return;
+        const bool slower = (x > 1) == more_is_slower;
+        (slower ? c.against : c.offset)
+            .push_back(fmt::format("{} ({}×{:.2f})", x > 1 ? more : fewer, symbol, x));
+    };
+    add(f.instructions, true, "more instructions", "fewer instructions", "");
+    add(f.warps, false, "more warps in flight", "fewer warps in flight", "W ");
+    add(f.latency, true, "longer waits per instruction", "shorter waits per instruction", "L ");
+    return c;
+}
+
 // A step that moves fewer bytes at every level and still runs slower: the traffic did not set
 // its time, and Little's law's factors say what did.
 std::optional<std::string> slower_with_fewer_bytes(const step_row& from, const step_row& to) {
@@ -275,18 +296,12 @@ std::optional<std::string> slower_with_fewer_bytes(const step_row& from, const s
         if (before[i] && *after[i] > *before[i] * (1 + slack)) return std::nullopt;
     }
     const auto f = little_factors_between(from.exec, to.exec);
-    std::vector<std::string> causes;
-    if (f && f->warps < 1 - 0.1)
-        causes.push_back(fmt::format("fewer warps in flight (W ×{:.2f})", f->warps));
-    if (f && f->instructions > 1 + 0.1)
-        causes.push_back(fmt::format("more instructions (×{:.2f})", f->instructions));
-    if (f && f->latency > 1 + 0.1)
-        causes.push_back(fmt::format("longer waits per instruction (L ×{:.2f})", f->latency));
     auto s = fmt::format(
         "{} moves no more bytes than {} at any level and still runs {:.2f}× "
         "slower",
         to.kernel, from.kernel, *from.tflops / *to.tflops);
     if (!f) return s + ": the execution counters were not measured, so the cause is not named.";
+    const auto causes = clauses_of(*f).against;
     if (causes.empty())
         return s + fmt::format(
                        ": instructions, warps and latency each moved by less than 10 %, "
@@ -301,18 +316,7 @@ std::optional<std::string> slower_with_fewer_bytes(const step_row& from, const s
 std::optional<std::string> cause_line(const execution_view& from, const execution_view& to) {
     const auto f = little_factors_between(from, to);
     if (!f) return std::nullopt;
-    std::vector<std::string> against, offset;
-    // A factor within 10 % of 1 is neither a cause nor an offset.
-    const auto add = [&](double x, bool more_is_slower, const char* more, const char* fewer,
-                         const char* symbol) {
-        if (std::fabs(x - 1) <= 0.1) return;
-        const bool slower = (x > 1) == more_is_slower;
-        (slower ? against : offset)
-            .push_back(fmt::format("{} ({}×{:.2f})", x > 1 ? more : fewer, symbol, x));
-    };
-    add(f->instructions, true, "more instructions", "fewer instructions", "");
-    add(f->warps, false, "more warps in flight", "fewer warps in flight", "W ");
-    add(f->latency, true, "longer waits per instruction", "shorter waits per instruction", "L ");
+    const auto [against, offset] = clauses_of(*f);
     if (against.empty()) return std::nullopt;
     auto s = "The time is set by " + join(against, " and ");
     if (!offset.empty()) s += ", which " + join(offset, " and ") + " only partly offset";
