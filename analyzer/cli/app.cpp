@@ -91,6 +91,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "target is not met (the profile says so)")
         ->check(CLI::Range(0.001, 86400.0))
         ->capture_default_str();
+    app.add_option("--counter-batch", main_opts->counter_batch,
+                   "N: collect the counters of up to N (kernel, size) pairs of one size together, "
+                   "one profiler start per metric group for all of them (a start costs about "
+                   "0.15 s, docs/benchmark.md); a killed run loses at most the batch in flight; "
+                   "1: pair by pair")
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
     app.add_option("--repeat", main_opts->repeat,
                    "N: measure the work list N times (timing and counters each time); each row "
                    "keeps the first run's values and the spread over the N runs "

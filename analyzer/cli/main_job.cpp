@@ -87,9 +87,10 @@ int measure_and_render(const local_device& dev, const main_options& o,
     mo.timing.noise_target = o.noise_target_pct / 100;
     mo.timing.max_time_s = o.max_time_per_pair;
     mo.repeat = o.repeat;
+    mo.counter_batch = static_cast<std::size_t>(o.counter_batch);
     mo.command = command_line;
-    // The checkpoint: written after every pair, continued by --resume, removed once the profile
-    // is written.
+    // The checkpoint: written after every batch of pairs, continued by --resume, removed once the
+    // profile is written.
     mo.partial_path = partial_path_for(profile_path);
     mo.resume = stopped_run_to_resume(mo.partial_path, o.resume, mo.identity(dev));
     if (mo.resume) {

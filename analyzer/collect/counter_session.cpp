@@ -196,12 +196,13 @@ constexpr std::size_t max_ranges = 16;
 // Wall time per phase of the collection, summed over a session; printed to stderr when
 // TGEMM_CUPTI_TIMING is set (docs/benchmark.md, "Profiling cost", says where the time goes).
 struct phase_times {
-    static constexpr std::array<const char*, 6> names = {
-        "enable/disable", "counter image",        "set config",
-        "prepare",        "launch (start..stop)", "decode + evaluate"};
+    static constexpr std::array<const char*, 8> names = {
+        "enable/disable", "counter image",     "set config",  "prepare",
+        "start",          "push, launch, pop", "stop + sync", "decode + evaluate"};
     std::array<double, names.size()> seconds{};
-    int collections = 0;
-    int groups = 0;
+    int collections = 0;  // jobs
+    int batches = 0;
+    int groups = 0;  // group sessions
     template <class F>
     void time(std::size_t phase, F&& f) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -268,8 +269,8 @@ counter_session::counter_session(int device_index) : m_impl(std::make_unique<imp
 counter_session::~counter_session() {
     if (std::getenv("TGEMM_CUPTI_TIMING")) {
         const auto& t = m_impl->times;
-        std::fprintf(stderr, "cupti timing: %d collections, %d group collections\n", t.collections,
-                     t.groups);
+        std::fprintf(stderr, "cupti timing: %d launches in %d batches, %d group sessions\n",
+                     t.collections, t.batches, t.groups);
         for (std::size_t i = 0; i < t.names.size(); ++i)
             std::fprintf(stderr, "cupti timing: %-22s %8.3f s\n", t.names[i], t.seconds[i]);
     }
@@ -286,165 +287,247 @@ const std::vector<std::vector<std::string>>& counter_session::groups() const {
     return m_impl->group_names;
 }
 
-counter_values counter_session::collect(const std::function<void()>& prepare,
-                                        const std::function<void()>& launch, bool tensor) {
-    auto& m = *m_impl;
-    counter_values out;
-    std::map<std::string, double, std::less<>> by_metric;
-    auto& t = m.times;
-    ++t.collections;
-    for (auto& g : m.groups) {
-        if (g.family == metric_family::tensor && !tensor) continue;
-        ++t.groups;
-        // One Range Profiler per group: one enabled for a session's groups in turn returned
-        // NaN for every group after the first (H100, CUDA 13.0, 2026-11-25).
-        std::unique_ptr<range_profiler> own;
-        t.time(0, [&] { own = std::make_unique<range_profiler>(m.ctx); });
-        range_profiler& rp = *own;
-        auto names = c_names(g.metrics);
+namespace {
 
+// Metric values of one job, by CUPTI metric name, as the ranges add them up.
+using metric_sums = std::map<std::string, double, std::less<>>;
+
+// One group's collection for `members` (indices into the jobs): one Range Profiler, one counter
+// data image, one start/stop per pass.
+class group_collection {
+  public:
+    group_collection(CUcontext ctx, metric_group& g, phase_times& t) : m_g(g), m_t(t) {
+        t.time(0, [&] { m_rp = std::make_unique<range_profiler>(ctx); });
+        m_names = c_names(g.metrics);
+    }
+    ~group_collection() {
+        m_t.time(0, [&] { m_rp.reset(); });
+    }
+    group_collection(const group_collection&) = delete;
+    group_collection& operator=(const group_collection&) = delete;
+
+    // Launches every member (prepared, in a range each) and adds each one's values to its sums.
+    void run(const std::vector<counter_job>& jobs, const std::vector<std::size_t>& members,
+             std::vector<metric_sums>& sums, std::vector<counter_values>& out) {
+        const bool user_replay = m_g.passes <= 1;
+        // A user range per member; under kernel replay (one member) a range per kernel.
+        const std::size_t ranges = user_replay ? members.size() : max_ranges;
+        configure(ranges, user_replay);
+        launch_all(jobs, members, user_replay, out);
+        const auto t_decode = std::chrono::steady_clock::now();
+        evaluate(members, user_replay, sums, out);
+        m_t.seconds[7] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_decode).count();
+    }
+
+  private:
+    void configure(std::size_t ranges, bool user_replay) {
         auto size = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
             CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-        size.pRangeProfilerObject = rp.get();
-        size.pMetricNames = names.data();
-        size.numMetrics = names.size();
-        size.maxNumOfRanges = max_ranges;
-        size.maxNumRangeTreeNodes = max_ranges;
-        std::vector<std::uint8_t> data;
-        t.time(1, [&] {
+        size.pRangeProfilerObject = m_rp->get();
+        size.pMetricNames = m_names.data();
+        size.numMetrics = m_names.size();
+        size.maxNumOfRanges = ranges;
+        size.maxNumRangeTreeNodes = ranges;
+        m_t.time(1, [&] {
             TGEMM_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
-            data.resize(size.counterDataSize);
+            m_data.resize(size.counterDataSize);
             auto init = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
                 CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-            init.pRangeProfilerObject = rp.get();
-            init.counterDataSize = data.size();
-            init.pCounterData = data.data();
+            init.pRangeProfilerObject = m_rp->get();
+            init.counterDataSize = m_data.size();
+            init.pCounterData = m_data.data();
             TGEMM_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
         });
-
         auto cfg = cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
             CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-        cfg.pRangeProfilerObject = rp.get();
-        cfg.configSize = g.config.size();
-        cfg.pConfig = g.config.data();
-        cfg.counterDataImageSize = data.size();
-        cfg.pCounterDataImage = data.data();
-        // A one-pass group is replayed by us (user replay) inside a user range, so the
-        // preparation can run after cuptiRangeProfilerStart and outside the counted range.
+        cfg.pRangeProfilerObject = m_rp->get();
+        cfg.configSize = m_g.config.size();
+        cfg.pConfig = m_g.config.data();
+        cfg.counterDataImageSize = m_data.size();
+        cfg.pCounterDataImage = m_data.data();
+        // A one-pass group is replayed by us (user replay) inside user ranges, so each
+        // preparation can run after cuptiRangeProfilerStart and outside the counted ranges.
         // Starting the profiler leaves dirty lines in L2 (about 20 MB on the H100, 6-9 MB on the
         // H200, measured by Collector.KnownTrafficKernels): prepared before the start, the
         // counted kernel evicted and wrote them back. Kernel replay (more than one pass) refuses
         // user ranges (CUPTI_ERROR_INVALID_OPERATION), so those groups keep automatic ranges
         // and are prepared before the start; no DRAM or L2 metric is in such a group.
-        const bool user_replay = g.passes <= 1;
         cfg.range = user_replay ? CUPTI_UserRange : CUPTI_AutoRange;
         cfg.replayMode = user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
-        cfg.maxRangesPerPass = max_ranges;
+        cfg.maxRangesPerPass = ranges;
         cfg.numNestingLevels = 1;
         cfg.minNestingLevel = 1;
         cfg.passIndex = 0;
         cfg.targetNestingLevel = 1;
-        t.time(2, [&] { TGEMM_CUPTI(cuptiRangeProfilerSetConfig(&cfg)); });
+        m_t.time(2, [&] { TGEMM_CUPTI(cuptiRangeProfilerSetConfig(&cfg)); });
+    }
 
-        const auto prepare_now = [&] {
-            t.time(3, [&] {
-                prepare();
-                if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
-                    TGEMM_THROW(internal, "preparing a profiled launch failed: {}",
-                                cudaGetErrorString(e));
-            });
-        };
-        const auto t_launch = std::chrono::steady_clock::now();
-        const double prepared_before = t.seconds[3];
+    void prepare(const counter_job& job) {
+        m_t.time(3, [&] {
+            job.prepare();
+            if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+                TGEMM_THROW(internal, "preparing a profiled launch failed: {}",
+                            cudaGetErrorString(e));
+        });
+    }
+
+    void launch_all(const std::vector<counter_job>& jobs, const std::vector<std::size_t>& members,
+                    bool user_replay, std::vector<counter_values>& out) {
         bool all_submitted = false;
         for (int pass = 0; !all_submitted; ++pass) {
             if (pass > 64) TGEMM_THROW(internal, "CUPTI asked for more than 64 replay passes");
             // Kernel replay repeats only the kernel, so only its first pass is prepared.
-            if (!user_replay && pass == 0) prepare_now();
+            if (!user_replay && pass == 0) prepare(jobs[members.front()]);
             auto start = cupti_params<CUpti_RangeProfiler_Start_Params>(
                 CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-            start.pRangeProfilerObject = rp.get();
-            TGEMM_CUPTI(cuptiRangeProfilerStart(&start));
-            if (user_replay) {
-                prepare_now();
-                auto push = cupti_params<CUpti_RangeProfiler_PushRange_Params>(
-                    CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
-                push.pRangeProfilerObject = rp.get();
-                push.pRangeName = "launch";
-                TGEMM_CUPTI(cuptiRangeProfilerPushRange(&push));
-            }
-            launch();
-            if (user_replay) {
-                auto pop = cupti_params<CUpti_RangeProfiler_PopRange_Params>(
-                    CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
-                pop.pRangeProfilerObject = rp.get();
-                TGEMM_CUPTI(cuptiRangeProfilerPopRange(&pop));
+            start.pRangeProfilerObject = m_rp->get();
+            m_t.time(4, [&] { TGEMM_CUPTI(cuptiRangeProfilerStart(&start)); });
+            for (std::size_t r = 0; r < members.size(); ++r) {
+                const auto& job = jobs[members[r]];
+                if (user_replay) prepare(job);
+                m_t.time(5, [&] {
+                    const auto name = std::to_string(r);
+                    if (user_replay) {
+                        auto push = cupti_params<CUpti_RangeProfiler_PushRange_Params>(
+                            CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
+                        push.pRangeProfilerObject = m_rp->get();
+                        push.pRangeName = name.c_str();
+                        TGEMM_CUPTI(cuptiRangeProfilerPushRange(&push));
+                    }
+                    job.launch();
+                    if (user_replay) {
+                        auto pop = cupti_params<CUpti_RangeProfiler_PopRange_Params>(
+                            CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
+                        pop.pRangeProfilerObject = m_rp->get();
+                        TGEMM_CUPTI(cuptiRangeProfilerPopRange(&pop));
+                    }
+                });
+                ++out[members[r]].launches;
             }
             auto stop = cupti_params<CUpti_RangeProfiler_Stop_Params>(
                 CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-            stop.pRangeProfilerObject = rp.get();
-            TGEMM_CUPTI(cuptiRangeProfilerStop(&stop));
+            stop.pRangeProfilerObject = m_rp->get();
+            m_t.time(6, [&] { TGEMM_CUPTI(cuptiRangeProfilerStop(&stop)); });
             all_submitted = stop.isAllPassSubmitted != 0;
-            ++out.launches;
         }
-        if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
-            TGEMM_THROW(internal, "a profiled kernel failed: {}", cudaGetErrorString(e));
-        // Start to stop, less the preparations inside it.
-        t.seconds[4] +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_launch).count() -
-            (t.seconds[3] - prepared_before);
-        const auto t_decode = std::chrono::steady_clock::now();
+        m_t.time(6, [&] {
+            if (const auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+                TGEMM_THROW(internal, "a profiled kernel failed: {}", cudaGetErrorString(e));
+        });
+    }
 
+    // Range r of a user-replay session is member r: the name pushed with it says so.
+    void check_range_name(std::size_t r) const {
+        auto info = cupti_params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
+            CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
+        info.pCounterDataImage = m_data.data();
+        info.counterDataImageSize = m_data.size();
+        info.rangeIndex = r;
+        info.rangeDelimiter = "/";
+        TGEMM_CUPTI(cuptiRangeProfilerCounterDataGetRangeInfo(&info));
+        const std::string name = info.rangeName ? info.rangeName : "";
+        if (name != std::to_string(r))
+            TGEMM_THROW(internal,
+                        "CUPTI's range {} is named '{}', not '{}': the ranges of a batch "
+                        "came back out of order",
+                        r, name, r);
+    }
+
+    void evaluate(const std::vector<std::size_t>& members, bool user_replay,
+                  std::vector<metric_sums>& sums, std::vector<counter_values>& out) {
         auto decode = cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
             CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
-        decode.pRangeProfilerObject = rp.get();
+        decode.pRangeProfilerObject = m_rp->get();
         TGEMM_CUPTI(cuptiRangeProfilerDecodeData(&decode));
         if (decode.numOfRangeDropped != 0)
             TGEMM_THROW(internal, "CUPTI dropped {} of the profiled kernels' ranges",
                         decode.numOfRangeDropped);
-
         auto info = cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
             CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-        info.pCounterDataImage = data.data();
-        info.counterDataImageSize = data.size();
+        info.pCounterDataImage = m_data.data();
+        info.counterDataImageSize = m_data.size();
         TGEMM_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
         if (info.numTotalRanges == 0)
             TGEMM_THROW(internal, "CUPTI recorded no kernel: the launch did not reach the GPU");
-        out.ranges = static_cast<int>(info.numTotalRanges);
+        if (user_replay && info.numTotalRanges != members.size())
+            TGEMM_THROW(internal, "CUPTI recorded {} ranges for {} profiled launches",
+                        info.numTotalRanges, members.size());
 
-        std::vector<double> values(names.size());
+        std::vector<double> values(m_names.size());
         for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
+            if (user_replay) check_range_name(r);
+            // Under kernel replay every range is a kernel of the one member's launch.
+            const std::size_t job = members[user_replay ? r : 0];
+            const auto kernels = user_replay ? 1.0 : static_cast<double>(info.numTotalRanges);
+            out[job].ranges += 1;
             auto eval = cupti_params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
                 CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-            eval.pHostObject = g.host->get();
-            eval.pCounterDataImage = data.data();
-            eval.counterDataImageSize = data.size();
+            eval.pHostObject = m_g.host->get();
+            eval.pCounterDataImage = m_data.data();
+            eval.counterDataImageSize = m_data.size();
             eval.rangeIndex = r;
-            eval.ppMetricNames = names.data();
-            eval.numMetrics = names.size();
+            eval.ppMetricNames = m_names.data();
+            eval.numMetrics = m_names.size();
             eval.pMetricValues = values.data();
             TGEMM_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
-            for (std::size_t i = 0; i < names.size(); ++i) {
+            for (std::size_t i = 0; i < m_names.size(); ++i) {
                 if (!std::isfinite(values[i]))
                     TGEMM_THROW(internal, "CUPTI returned {} for {} (a replay pass did not run)",
-                                values[i], names[i]);
+                                values[i], m_names[i]);
                 // Sums add over kernels; a rate or a ratio (clock, IPC, % of peak) is an
                 // average, kept as the mean.
-                const bool rate = !g.metrics[i].ends_with(".sum");
-                by_metric[g.metrics[i]] += rate ? values[i] / info.numTotalRanges : values[i];
+                const bool rate = !m_g.metrics[i].ends_with(".sum");
+                sums[job][m_g.metrics[i]] += rate ? values[i] / kernels : values[i];
             }
         }
-        t.seconds[5] +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_decode).count();
-        t.time(0, [&] { own.reset(); });
     }
-    for (const auto& t : metric_table()) {
-        const auto it = by_metric.find(t.metric);
-        if (it != by_metric.end()) out.values[std::string(t.key)] = it->second * t.scale;
+
+    metric_group& m_g;
+    phase_times& m_t;
+    std::unique_ptr<range_profiler> m_rp;
+    std::vector<const char*> m_names;
+    std::vector<std::uint8_t> m_data;
+};
+
+}  // namespace
+
+std::vector<counter_values> counter_session::collect(const std::vector<counter_job>& jobs) {
+    auto& m = *m_impl;
+    std::vector<counter_values> out(jobs.size());
+    if (jobs.empty()) return out;
+    std::vector<metric_sums> sums(jobs.size());
+    m.times.collections += static_cast<int>(jobs.size());
+    ++m.times.batches;
+    for (auto& g : m.groups) {
+        std::vector<std::size_t> members;
+        for (std::size_t i = 0; i < jobs.size(); ++i)
+            if (g.family != metric_family::tensor || jobs[i].tensor) members.push_back(i);
+        if (members.empty()) continue;
+        ++m.times.groups;
+        // One Range Profiler per group: one enabled for a session's groups in turn returned
+        // NaN for every group after the first (H100, CUDA 13.0, 2026-11-25). Kernel replay
+        // takes one launch per session.
+        if (g.passes <= 1) {
+            group_collection(m.ctx, g, m.times).run(jobs, members, sums, out);
+        } else {
+            for (const auto i : members)
+                group_collection(m.ctx, g, m.times).run(jobs, {i}, sums, out);
+        }
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        for (const auto& t : metric_table()) {
+            const auto it = sums[j].find(t.metric);
+            if (it != sums[j].end()) out[j].values[std::string(t.key)] = it->second * t.scale;
+        }
     }
     return out;
 }
 
+counter_values counter_session::collect(const std::function<void()>& prepare,
+                                        const std::function<void()>& launch, bool tensor) {
+    return collect(std::vector<counter_job>{{prepare, launch, tensor}}).front();
+}
 std::vector<std::vector<std::string>> plan_metric_groups(const std::string& chip) {
     std::vector<std::vector<std::string>> out;
     for (const auto& g : plan_groups(chip, {})) out.push_back(g.metrics);

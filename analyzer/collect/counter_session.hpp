@@ -1,11 +1,15 @@
 #pragma once
-// Hardware counters for one kernel launch through the CUPTI Range Profiler. The metrics of
+// Hardware counters for kernel launches through the CUPTI Range Profiler. The metrics of
 // collect/metric_table.hpp are packed into groups that each fit in ONE hardware pass, and the
 // tool replays the launch itself, once per group (CUPTI user replay, user range): the caller's
 // `prepare` (restore C, flush L2) runs after the profiler's start and outside the range pushed
 // around the launch, so every counter sees the same cold, clean L2, which CUPTI's multi-pass
-// kernel replay does not promise. Only a group that would need several passes falls back to
-// kernel replay with automatic ranges, which repeats the kernel alone (docs/cupti.md).
+// kernel replay does not promise. Several launches (a batch: the pairs of one shape) share one
+// profiler start per group, each in a user range of its own with its own preparation before it:
+// a start and stop cost about 150 ms, a range little (docs/benchmark.md, "Profiling cost"),
+// so a batch divides the main cost of profiling by its length. Only a group that would need several
+// passes falls back to kernel replay with automatic ranges, which repeats the kernel alone
+// (docs/cupti.md).
 #include <functional>
 #include <map>
 #include <memory>
@@ -26,7 +30,17 @@ class counters_busy : public error {
 struct counter_values {
     std::map<std::string, double, std::less<>> values;  // keys from model/levels.hpp
     int launches = 0;  // profiled launches (one per group, more if a group needed replay)
-    int ranges = 0;    // CUPTI ranges: one per user range, one per kernel under kernel replay
+    int ranges = 0;    // CUPTI ranges over all groups: one per group in a user range, one per
+                       // kernel under kernel replay
+};
+
+// One launch to count: `prepare` runs before it, outside the counted range (restore C, flush L2);
+// `tensor`: also the tensor-core metrics (collect/metric_table.hpp), for a rung that uses tensor
+// cores.
+struct counter_job {
+    std::function<void()> prepare;
+    std::function<void()> launch;
+    bool tensor = false;
 };
 
 class counter_session {
@@ -37,8 +51,10 @@ class counter_session {
     counter_session(const counter_session&) = delete;
     counter_session& operator=(const counter_session&) = delete;
 
-    // `tensor`: also the tensor-core metrics (collect/metric_table.hpp), for a rung that uses
-    // tensor cores.
+    // The counters of each job, in the jobs' order; every group's launches of the batch in one
+    // profiler start.
+    [[nodiscard]] std::vector<counter_values> collect(const std::vector<counter_job>& jobs);
+    // One job alone.
     [[nodiscard]] counter_values collect(const std::function<void()>& prepare,
                                          const std::function<void()>& launch, bool tensor = false);
     [[nodiscard]] const std::string& chip() const;

@@ -98,9 +98,10 @@ run_identity measure_options::identity(const local_device& device) const {
 
 namespace {
 
-// Measures one pair on the GPU: verify against cuBLAS, time, count. The workspaces of the
-// current shape are kept between its pairs (the list is shape-major, so each shape's pairs are
-// consecutive in every run of a --repeat) and dropped when the shape changes.
+// Measures a batch of pairs of one shape on the GPU: verify each against cuBLAS, time it, then
+// count the batch. The workspaces of the current shape are kept between its pairs (the list is
+// shape-major, so each shape's pairs are consecutive in every run of a --repeat) and dropped
+// when the shape changes.
 class gpu_pair_measurer {
   public:
     gpu_pair_measurer(const local_device& device, const measure_options& opts,
@@ -114,7 +115,45 @@ class gpu_pair_measurer {
     // Sub-steps are reported with the loop's last count.
     void note(const progress_event& e) { m_last = e; }
 
-    measurement operator()(const work_item& item, int /*run*/) {
+    // Verifies and times each pair, then counts the verified ones together (one profiler start
+    // per metric group for the batch, collect/counter_session.hpp).
+    std::vector<measurement> operator()(std::span<const work_item> items, int /*run*/) {
+        std::vector<measurement> rows;
+        std::vector<counter_job> jobs;
+        std::vector<std::size_t> counted;  // the row of each job
+        std::vector<bound_launch> launches;
+        launches.reserve(items.size());  // the jobs refer to them
+        for (const auto& item : items) {
+            rows.push_back(verify_and_time(item, launches));
+            if (!m_counters || !rows.back().verified) continue;
+            const rung* r = m_opts.rungs[item.kernel];
+            const workspace& ws = space_for(item.size, r->types);
+            const bound_launch& launch = launches.back();
+            jobs.push_back({[&ws] {
+                                ws.restore_c();
+                                ws.flush_l2();
+                            },
+                            [&launch] {
+                                launch();
+                                TGEMM_CUDA(cudaGetLastError());
+                            },
+                            r->types.ab != element_type::fp32});
+            counted.push_back(rows.size() - 1);
+        }
+        if (jobs.empty()) return rows;
+        progress(jobs.size() == 1 ? fmt::format("{} {}: counters", rows[counted[0]].kernel,
+                                                to_string(items.front().size))
+                                  : fmt::format("{}: counters of {} pairs",
+                                                to_string(items.front().size), jobs.size()));
+        const auto values = m_counters->collect(jobs);
+        for (std::size_t j = 0; j < jobs.size(); ++j) add_counters(rows[counted[j]], values[j]);
+        return rows;
+    }
+
+  private:
+    // The pair's row without counters: skipped, failed verification, or verified and timed (its
+    // bound launch then appended to `launches`).
+    measurement verify_and_time(const work_item& item, std::vector<bound_launch>& launches) {
         const rung* r = m_opts.rungs[item.kernel];
         const shape s = item.size;
         if (!(s == m_shape)) {
@@ -136,7 +175,7 @@ class gpu_pair_measurer {
         row.model = r->model(s, m_mc);
         const workspace& ws = space_for(s, r->types);
         progress(label + ": verifying");
-        const auto launch = r->bind(ws.args(), m_ctx);
+        auto launch = r->bind(ws.args(), m_ctx);
         const auto v = verify_rung(launch, ws);
         if (!v.ok) {
             row.skipped = "verification failed: " + v.describe(r->id);
@@ -146,23 +185,10 @@ class gpu_pair_measurer {
         row.verify_max_error = v.worst_ratio;
         progress(label + ": timing");
         row.time = time_rung(launch, ws, m_opts.timing);
-        if (m_counters) {
-            progress(label + ": counters");
-            add_counters(row, m_counters->collect(
-                                  [&] {
-                                      ws.restore_c();
-                                      ws.flush_l2();
-                                  },
-                                  [&] {
-                                      launch();
-                                      TGEMM_CUDA(cudaGetLastError());
-                                  },
-                                  r->types.ab != element_type::fp32));
-        }
+        launches.push_back(std::move(launch));
         return row;
     }
 
-  private:
     void progress(const std::string& what) const {
         if (m_opts.on_progress) m_opts.on_progress({m_last.done, m_last.total, what});
     }
@@ -252,7 +278,8 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
                                     opts.wait_for_counters_s, system_wait_clock(), opts.on_notice);
 
     gpu_pair_measurer measurer(device, opts, ctx, counters.get());
-    run.measure = [&](const work_item& item, int r) { return measurer(item, r); };
+    run.measure = [&](std::span<const work_item> items, int r) { return measurer(items, r); };
+    run.batch = opts.counter_batch;
     run.on_progress = [&](const progress_event& e) {
         measurer.note(e);
         if (opts.on_progress) opts.on_progress(e);

@@ -29,6 +29,10 @@ struct measure_options {
     float alpha = 0.5f;
     float beta = 3.0f;
     bool counters = true;
+    // --counter-batch: the most pairs of one shape whose counters are collected together, one
+    // profiler start per metric group for all of them (collect/counter_session.hpp); a killed run
+    // loses at most this many pairs. 1: pair by pair.
+    std::size_t counter_batch = 32;
     // While another process holds the counters, retry for this many seconds (0: fail at once).
     double wait_for_counters_s = 0;
     std::function<void(const std::string&)> on_notice;  // one-line notices, e.g. "waiting ..."

@@ -68,7 +68,24 @@ void check_resumed(const pair_run& run, partial_profile& p, const std::filesyste
     }
 }
 
+// "naive 4096³", or for a batch "naive .. cublas 4096³ (12 pairs)".
+std::string batch_label(const pair_run& run, std::span<const work_item> batch) {
+    const auto size = to_string(batch.front().size);
+    const auto& first = run.kernels[batch.front().kernel];
+    if (batch.size() == 1) return fmt::format("{} {}", first, size);
+    return fmt::format("{} .. {} {} ({} pairs)", first, run.kernels[batch.back().kernel], size,
+                       batch.size());
+}
+
 }  // namespace
+
+batch_measurer pair_by_pair(pair_measurer measure) {
+    return [measure = std::move(measure)](std::span<const work_item> items, int run) {
+        std::vector<measurement> rows;
+        for (const auto& item : items) rows.push_back(measure(item, run));
+        return rows;
+    };
+}
 
 void checkpoint::save() const {
     if (!path.empty()) write_partial(path, content);
@@ -91,20 +108,25 @@ pair_run_result run_pairs(const pair_run& run, checkpoint& cp) {
     cp.save();  // before any pair: a folder it cannot write fails now, not after an hour
     for (int r = 0; r < run.repeat; ++r) {
         auto& rows = rows_of(p, r);
-        for (std::size_t i = rows.size(); i < n; ++i) {
+        for (std::size_t i = rows.size(); i < n;) {
             if (const int sig = signal())
                 TGEMM_THROW(interrupted, "stopped by {}: {}", signal_name(sig),
                             kept_text(done, n, run.repeat, cp.path));
-            const auto& item = run.items[i];
-            const auto label = fmt::format("{} {}", run.kernels[item.kernel], to_string(item.size));
-            const auto where =
-                run.repeat == 1 ? fmt::format("while measuring {}, pair {} of {}", label, i + 1, n)
-                                : fmt::format("while measuring {}, pair {} of {} in run {} of {}",
-                                              label, i + 1, n, r + 1, run.repeat);
+            std::size_t end = i + 1;
+            while (end < n && end - i < run.batch && run.items[end].size == run.items[i].size)
+                ++end;
+            const std::span<const work_item> batch(run.items.data() + i, end - i);
+            const auto label = batch_label(run, batch);
+            const auto pairs = end - i == 1 ? fmt::format("pair {} of {}", i + 1, n)
+                                            : fmt::format("pairs {}-{} of {}", i + 1, end, n);
+            const auto where = run.repeat == 1
+                                   ? fmt::format("while measuring {}, {}", label, pairs)
+                                   : fmt::format("while measuring {}, {} in run {} of {}", label,
+                                                 pairs, r + 1, run.repeat);
             progress(label);
-            measurement row;
+            std::vector<measurement> measured;
             try {
-                row = run.measure(item, r);
+                measured = run.measure(batch, r);
             } catch (const error& e) {
                 throw error(e.kind(), fmt::format("{} ({}); {}", e.what(), where,
                                                   kept_text(done, n, run.repeat, cp.path)));
@@ -113,10 +135,14 @@ pair_run_result run_pairs(const pair_run& run, checkpoint& cp) {
                             fmt::format("{} ({}); {}", e.what(), where,
                                         kept_text(done, n, run.repeat, cp.path)));
             }
-            rows.push_back(std::move(row));
-            ++done;
+            if (measured.size() != batch.size())
+                TGEMM_THROW(internal, "{} rows came back for {} pairs ({})", measured.size(),
+                            batch.size(), where);
+            for (auto& row : measured) rows.push_back(std::move(row));
+            done += batch.size();
             cp.save();
             progress(label + ": done");
+            i = end;
         }
     }
 

@@ -2,7 +2,8 @@
 // resumed equals one whole run row for row; a device error at pair k keeps k rows in the partial
 // profile and says which pair was in flight; a checkpoint of another run is refused; a folder
 // that cannot be written fails before anything is measured; Ctrl-C through the real handler
-// stops after the pair in flight; --repeat keeps the first run's values and the spread.
+// stops after the pair in flight; --repeat keeps the first run's values and the spread;
+// --counter-batch measures pairs of one size together and checkpoints each batch.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -89,14 +90,10 @@ struct fake_measurer {
     bool raise_sigint = false;
     int stop = 0;
 
-    pair_run make(int repeat = 1) {
-        pair_run run;
-        std::vector<work_kernel> ks;
-        for (const auto& k : kernel_ids) ks.push_back({k, false});
-        run.items = make_work_list(ks, shapes, {});
-        run.kernels = kernel_ids;
-        run.repeat = repeat;
-        run.measure = [this](const work_item& item, int r) {
+    std::vector<std::size_t> batches;  // the length of each batch measured
+
+    pair_measurer one() {
+        return [this](const work_item& item, int r) {
             const int call = calls++;
             if (call == fail_at)
                 throw error(error_kind::device,
@@ -109,6 +106,20 @@ struct fake_measurer {
                     stop = SIGINT;
             }
             return canned(kernel_ids[item.kernel], item.size, r);
+        };
+    }
+
+    pair_run make(int repeat = 1, std::size_t batch = 1) {
+        pair_run run;
+        std::vector<work_kernel> ks;
+        for (const auto& k : kernel_ids) ks.push_back({k, false});
+        run.items = make_work_list(ks, shapes, {});
+        run.kernels = kernel_ids;
+        run.repeat = repeat;
+        run.batch = batch;
+        run.measure = [this, each = pair_by_pair(one())](std::span<const work_item> items, int r) {
+            batches.push_back(items.size());
+            return each(items, r);
         };
         if (!raise_sigint) run.stop_signal = [this] { return stop; };
         return run;
@@ -298,8 +309,7 @@ TEST_F(PairLoop, RepeatKeepsTheFirstRunAndTheSpread) {
 TEST_F(PairLoop, VerificationFailuresAreRowsAndLines) {
     fake_measurer m;
     auto run = m.make();
-    const auto inner = run.measure;
-    run.measure = [&](const work_item& item, int r) {
+    run.measure = pair_by_pair([&, inner = m.one()](const work_item& item, int r) {
         auto row = inner(item, r);
         if (row.kernel == "smem_tiling" && row.size == shapes[1]) {
             const auto kernel = row.kernel;
@@ -309,9 +319,38 @@ TEST_F(PairLoop, VerificationFailuresAreRowsAndLines) {
             row.skipped = "verification failed: kernel 'smem_tiling' differs from cuBLAS";
         }
         return row;
-    };
+    });
     auto cp = fresh(partial());
     const auto done = run_pairs(run, cp);
     ASSERT_EQ(done.failures.size(), 1u);
     EXPECT_EQ(done.failures[0], "kernel 'smem_tiling' differs from cuBLAS at 512³");
+}
+
+// --counter-batch: a batch never spans two sizes, the checkpoint follows each batch, a failure
+// names the batch's pairs and keeps the batches before it, and the rows are the pair-by-pair
+// run's.
+TEST_F(PairLoop, BatchesStayWithinASizeAndAreCheckpointedWhole) {
+    fake_measurer single;
+    auto single_cp = fresh(m_dir / "single.json.partial");
+    const auto by_pair = run_pairs(single.make(), single_cp);
+    EXPECT_EQ(single.batches, (std::vector<std::size_t>{1, 1, 1, 1, 1, 1}));
+
+    for (const std::size_t batch : {2u, 32u}) {
+        fake_measurer m;
+        auto cp = fresh(m_dir / ("batch-" + std::to_string(batch) + ".json.partial"));
+        const auto done = run_pairs(m.make(1, batch), cp);
+        const std::vector<std::size_t> expected =
+            batch == 2 ? std::vector<std::size_t>{2, 1, 2, 1} : std::vector<std::size_t>{3, 3};
+        EXPECT_EQ(m.batches, expected);
+        EXPECT_EQ(dump_profile(done.result), dump_profile(by_pair.result)) << batch;
+    }
+
+    fake_measurer m;
+    m.fail_at = 4;  // the fifth pair, smem_tiling at 512³, in the batch of pairs 4-5
+    auto cp = fresh(partial());
+    const auto why = message_of([&] { (void)run_pairs(m.make(1, 2), cp); }, error_kind::device);
+    EXPECT_TRUE(has(why, "while measuring naive .. smem_tiling 512³ (2 pairs), pairs 4-5 of 6"))
+        << why;
+    EXPECT_TRUE(has(why, "3 of 6 pair(s) are kept in " + partial().string())) << why;
+    EXPECT_EQ(read_partial(partial()).done.measurements.size(), 3u);
 }

@@ -74,3 +74,53 @@ TEST(Collector, KnownTrafficKernels) {
     // And the test can tell: 16 MB dirtied after the flush come back as writes.
     EXPECT_GT(read64_dirty.values.at("dram_write_bytes"), 8e6);
 }
+
+// A batch (the pairs of one size, --counter-batch) shares one profiler start per group, each
+// launch in its own range after its own preparation: its values are each launch's alone. The
+// kernels differ in what they move, so ranges given to the wrong launch, or traffic of one
+// range counted in the next, fail here.
+TEST(Collector, ABatchCountsEachLaunchAsAlone) {
+    const auto probe = probe_local_device();
+    if (!probe.device) GTEST_SKIP() << "no GPU: " << probe.why_none;
+    cudaSetDevice(probe.device->index);
+    cudaFree(nullptr);
+    cuda_stream stream;
+    counter_session session(probe.device->index);
+    const std::size_t l2 = static_cast<std::size_t>(probe.device->info.l2_bytes);
+    device_buffer scratch(4 * l2 / sizeof(float) / 32 * 32);
+    cudaMemset(scratch.get(), 0, scratch.bytes());
+    device_buffer data(64u << 20 >> 2);
+    device_buffer dirty(16u << 20 >> 2);
+    cudaMemset(data.get(), 0, data.bytes());
+    auto flush = [&] { flush_l2(scratch.get(), scratch.size(), stream.get()); };
+    auto dirty_after_flush = [&] {
+        flush();
+        cudaMemsetAsync(dirty.get(), 1, dirty.bytes(), stream.get());
+    };
+    int* sink = reinterpret_cast<int*>(dirty.get());
+    auto read64 = [&] { probe::touch(data.get(), data.size(), data.get(), stream.get()); };
+    auto spin = [&] { probe::spin(40000000, sink, stream.get()); };
+    const std::vector<counter_job> jobs = {
+        {flush, spin}, {flush, read64}, {dirty_after_flush, read64}, {flush, spin}};
+    const auto batch = session.collect(jobs);
+    ASSERT_EQ(batch.size(), jobs.size());
+    const char* names[] = {"spin 20 ms", "read 64 MB", "read 64 MB, 16 MB dirty", "spin 20 ms"};
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        print(names[i], batch[i]);
+        EXPECT_EQ(batch[i].launches, batch[0].launches) << names[i];
+    }
+    for (const std::size_t spin_i : {0u, 3u}) {
+        EXPECT_LT(batch[spin_i].values.at("dram_read_bytes"), 1e6) << spin_i;
+        EXPECT_LT(batch[spin_i].values.at("dram_write_bytes"), 1e6) << spin_i;
+    }
+    EXPECT_NEAR(batch[1].values.at("dram_read_bytes"), 64.0 * (1 << 20), 0.02 * 64 * (1 << 20));
+    EXPECT_LT(batch[1].values.at("dram_write_bytes"), 1e6);
+    EXPECT_GT(batch[2].values.at("dram_write_bytes"), 8e6);
+    // The same launch counted alone: exact counts agree exactly, traffic within 2 %.
+    const auto alone = session.collect(flush, read64);
+    EXPECT_EQ(batch[1].launches, alone.launches);
+    EXPECT_EQ(batch[1].values.at("l1_global_load_requests"),
+              alone.values.at("l1_global_load_requests"));
+    EXPECT_NEAR(batch[1].values.at("l2_bytes"), alone.values.at("l2_bytes"),
+                0.02 * alone.values.at("l2_bytes"));
+}
