@@ -70,6 +70,23 @@ std::string_view movement_cause(std::string_view key) {
     return "not explained: a count that should not move";
 }
 
+std::string_view movement_cause(std::string_view key, const repeat_summary& row) {
+    if (key == keys::inst_executed) {
+        bool work_counted = false;
+        bool work_moved = false;
+        for (const auto work : {keys::flops, keys::tensor_flops}) {
+            const auto it = row.counters.find(work);
+            if (it == row.counters.end()) continue;
+            work_counted = true;
+            work_moved = work_moved || it->second.max != it->second.min;
+        }
+        if (work_counted && !work_moved)
+            return "timing: spin-wait instructions (barrier try_wait loops run as long as the "
+                   "wait); the FLOPs did not move";
+    }
+    return movement_cause(key);
+}
+
 text_table repeatability_table(const profile& p, double threshold) {
     text_table t;
     t.header = {"kernel", "size", "value", "min", "median", "max", "spread", "cause"};
@@ -83,7 +100,7 @@ text_table repeatability_table(const profile& p, double threshold) {
             t.rows.push_back({m.kernel, to_string(m.size), what, value_text(s.min, unit),
                               value_text(s.median, unit), value_text(s.max, unit),
                               std::isfinite(s.relative()) ? percent(s.relative()) : "∞",
-                              std::string(movement_cause(what))});
+                              std::string(movement_cause(what, *m.repeats))});
         };
         if (m.repeats->median_ms) add("time (median)", *m.repeats->median_ms, " ms");
         for (const auto& [k, s] : m.repeats->counters) add(k, s, "");

@@ -26,6 +26,10 @@ inline constexpr double repeatability_threshold = 0.01;
 // bank conflicts, the request coalescer), L2 contents (L2 and DRAM bytes), or "not explained"
 // for a count that should not move (FLOPs, instructions, L1 and shared wavefronts).
 [[nodiscard]] std::string_view movement_cause(std::string_view key);
+// The same, with the row's other values: an instruction count that moves while every FLOP count
+// of the row stays put is the spin-waits' (mbarrier try_wait loops of the warp-specialized and
+// persistent kernels run as many times as the wait lasts), a timing effect.
+[[nodiscard]] std::string_view movement_cause(std::string_view key, const repeat_summary& row);
 
 // One row per value of a row that moved more than `threshold` over the runs, in the profile's
 // row order, the median time first: kernel, size, value ("time (median)" or the counter key),

@@ -96,6 +96,18 @@ TEST(Repeatability, EveryMovingValueGetsACause) {
     EXPECT_TRUE(movement_cause("time (median)").starts_with("timing"));
     EXPECT_TRUE(movement_cause("smem_store_bank_conflicts").starts_with("timing"));
     EXPECT_TRUE(movement_cause("dram_read_bytes").starts_with("L2 contents"));
+
+    // Instructions that move while the FLOPs stay put are spin-waits; with the FLOPs moving too
+    // (or not counted) they stay unexplained.
+    repeat_summary row;
+    row.n = 5;
+    row.counters["inst_executed"] = {720744, 730200, 730612};
+    row.counters["tensor_flops"] = {2147483648.0, 2147483648.0, 2147483648.0};
+    EXPECT_TRUE(movement_cause("inst_executed", row).starts_with("timing: spin-wait"));
+    row.counters["tensor_flops"].max += 4096;
+    EXPECT_EQ(movement_cause("inst_executed", row), "not explained: a count that should not move");
+    row.counters.erase("tensor_flops");
+    EXPECT_EQ(movement_cause("inst_executed", row), "not explained: a count that should not move");
 }
 
 TEST(TimingNoise, RowsThatMissedTheTargetAreListed) {
