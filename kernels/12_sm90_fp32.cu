@@ -10,6 +10,7 @@
 #include "common.cuh"
 #include "core/error.hpp"
 #include "gpu/occupancy.hpp"
+#include "reg_tiling_model.hpp"
 #include "rung.hpp"
 #include "sm90_fp32.cuh"
 #include "tile_model.hpp"
@@ -194,8 +195,10 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_store_wavefronts = 0;
 
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
-    const auto dram = tmod::dram_reads(s, cfg::bm, cfg::bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.dram_read_bytes = dram.total();
+    const auto dram =
+        ::tgemm::kernels::reg_tiling::estimate_wave_dram(s, cfg::bm, cfg::bn, per_sm, mc);
+    r.dram_read_bytes = dram.read_bytes();
+    ::tgemm::kernels::add_c_tile_band(r, dram.waves_model, mc.l2_bytes);
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     const std::string bk = std::to_string(cfg::bk);
@@ -230,8 +233,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(info.registers) +
         " registers × " + std::to_string(cfg::threads) + " threads, " +
         std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " + std::to_string(dram.waves) +
-        " waves; each wave re-reads the strips of A and B it touches when A + B "
-        "exceed half the L2, C read once");
+        " waves; each wave reads the strips of A and B it touches once, and again those the "
+        "previous wave touched unless that wave's strips fit in half the L2; C read once");
     model::add_dram_write_notes(r);
     return m;
 }

@@ -11,6 +11,7 @@
 #include "core/shape.hpp"
 #include "gpu/sector.hpp"
 #include "model/rung_model.hpp"
+#include "wave_dram.hpp"
 
 namespace tgemm::kernels::reg_tiling {
 
@@ -76,24 +77,18 @@ namespace tgemm::kernels::reg_tiling {
 }
 
 // ---------------------------------------------------------------------------------------------
-// DRAM reads. CTAs are numbered with blockIdx.x (along N) fastest, and the ones resident
-// together — a wave — start together, run the same loop and so cross K at about the same pace:
-// within a wave every A strip and B strip that the wave touches comes from DRAM once. A wave
-// starts its sweep where the previous one started, so what it could reuse was touched a whole
-// wave's footprint ago: the L2 still holds it only when that footprint fits in the usable part
-// of the L2; otherwise the sweep has pushed it out and it is read again. C is read once
-// (β ≠ 0). DRAM writes are model::dram_write_bytes, shared by every rung.
+// DRAM reads: the wave model of every tiled rung (kernels/wave_dram.hpp), with CTAs numbered
+// blockIdx.x (along N) fastest. A wave starts its sweep where the previous one started, so what
+// it could reuse was touched a whole wave's footprint ago: the L2 still holds it only when that
+// footprint fits in half the L2 (each of the H100's two partitions caches its own SMs' data); no
+// anchor falls near that boundary: at 4096³ every rung 04–08 lies far outside it, at 2048³
+// rungs 04 and 05 (27 MB per wave) just outside and 06–08 inside. DRAM writes are
+// model::dram_write_bytes, shared by every rung.
 //
 // Checked against the public ladder's counters in docs/anchors.md (4096³), at 2
 // CTAs per SM for both kernels (nvcc 13.0 gives its 2D kernel 96 registers, its 1D kernel 56
 // with its device asserts compiled in): 1.22 GB for the 64×64 1D-tiling kernel (measured
 // 1.22 GB) and 0.41 GB for the 128×128 2D-tiling kernel (measured 0.43 GB).
-
-// The share of the L2 that one wave's strips may fill and still be found by the next wave:
-// half, as in model::dram_write_bytes, since each of the H100's two L2 partitions caches the
-// data of its own SMs. No anchor falls near the boundary: at 4096³ every rung 04–08 lies far
-// outside it, at 2048³ rungs 04 and 05 (27 MB per wave) lie just outside and 06–08 inside.
-inline constexpr double l2_usable_fraction = 0.5;
 
 struct wave_dram {
     double a_read_bytes = 0;
@@ -102,54 +97,25 @@ struct wave_dram {
     std::int64_t waves = 0;
     std::int64_t ctas_per_wave = 0;
     bool reuse_across_waves = false;
+    wave_reads waves_model;  // the shared model's answer, for add_c_tile_band
     [[nodiscard]] double read_bytes() const { return a_read_bytes + b_read_bytes + c_read_bytes; }
 };
 
+// The shared wave model (kernels/wave_dram.hpp) for FP32 operands in launch order.
 [[nodiscard]] inline wave_dram estimate_wave_dram(const shape& s, std::int64_t bm, std::int64_t bn,
                                                   int ctas_per_sm, const model_context& mc) {
     wave_dram d;
     const std::int64_t gx = (s.n + bn - 1) / bn;
     const std::int64_t gy = (s.m + bm - 1) / bm;
-    const std::int64_t grid = gx * gy;
     d.ctas_per_wave = std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
-    d.waves = (grid + d.ctas_per_wave - 1) / d.ctas_per_wave;
-    const auto rows_of = [&](std::int64_t by) { return std::min(bm, s.m - by * bm); };
-    const auto cols_of = [&](std::int64_t bx) { return std::min(bn, s.n - bx * bn); };
-    const double usable_l2 = l2_usable_fraction * double(mc.l2_bytes);
-
-    // Strips a wave touches: CTA ids [lo, hi) cover tile rows lo/gx … (hi−1)/gx, and either
-    // every tile column or the ids modulo gx.
-    std::vector<char> row_in(gy), col_in(gx), row_prev(gy), col_prev(gx);
-    bool prev_fits = false;
-    for (std::int64_t lo = 0; lo < grid; lo += d.ctas_per_wave) {
-        const std::int64_t hi = std::min(grid, lo + d.ctas_per_wave);
-        std::fill(row_in.begin(), row_in.end(), 0);
-        std::fill(col_in.begin(), col_in.end(), 0);
-        for (std::int64_t by = lo / gx; by <= (hi - 1) / gx; ++by) row_in[by] = 1;
-        if (hi - lo >= gx) {
-            std::fill(col_in.begin(), col_in.end(), 1);
-        } else {
-            for (std::int64_t t = lo; t < hi; ++t) col_in[t % gx] = 1;
-        }
-        if (prev_fits) d.reuse_across_waves = true;
-        double footprint = 0;
-        for (std::int64_t by = 0; by < gy; ++by) {
-            if (!row_in[by]) continue;
-            const double bytes = 4.0 * double(rows_of(by)) * double(s.k);
-            footprint += bytes;
-            if (!(prev_fits && row_prev[by])) d.a_read_bytes += bytes;
-        }
-        for (std::int64_t bx = 0; bx < gx; ++bx) {
-            if (!col_in[bx]) continue;
-            const double bytes = 4.0 * double(s.k) * double(cols_of(bx));
-            footprint += bytes;
-            if (!(prev_fits && col_prev[bx])) d.b_read_bytes += bytes;
-        }
-        prev_fits = footprint <= usable_l2;
-        row_prev = row_in;
-        col_prev = col_in;
-    }
-    d.c_read_bytes = 4.0 * double(s.m) * double(s.n);
+    const auto w =
+        wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave), mc.l2_bytes);
+    d.waves = w.waves;
+    d.a_read_bytes = w.a_bytes;
+    d.b_read_bytes = w.b_bytes;
+    d.c_read_bytes = w.c_bytes;
+    d.reuse_across_waves = w.reuse_across_waves || (w.fits_l2 && w.waves > 1);
+    d.waves_model = w;
     return d;
 }
 

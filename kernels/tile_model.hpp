@@ -126,61 +126,6 @@ template <class AddressOfLane>
 }
 
 // ---------------------------------------------------------------------------------------------
-// DRAM reads of a tiled GEMM whose CTAs are launched in row-major tile order (blockIdx.x along
-// N fastest) and each stream a BM-row strip of A and a BN-column strip of B along K.
-//
-// The CTAs resident together (one wave) start together and march through K at about the same
-// pace, so within a wave each strip they share comes from DRAM once. When A and B together fit
-// in half the L2 they stay resident across waves and are read once; otherwise each wave re-reads
-// every strip it touches (the previous wave's pass over K has evicted them). C is read once.
-struct wave_traffic {
-    double a_bytes = 0;
-    double b_bytes = 0;
-    double c_bytes = 0;
-    std::int64_t waves = 0;
-    [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
-};
-
-[[nodiscard]] inline wave_traffic dram_reads(const shape& s, int bm, int bn,
-                                             std::int64_t ctas_in_flight, const model_context& mc) {
-    wave_traffic w;
-    const double a_total = 4.0 * double(s.m) * double(s.k);
-    const double b_total = 4.0 * double(s.k) * double(s.n);
-    w.c_bytes = 4.0 * double(s.m) * double(s.n);
-    const std::int64_t gm = (s.m + bm - 1) / bm;
-    const std::int64_t gn = (s.n + bn - 1) / bn;
-    const std::int64_t tiles = gm * gn;
-    const std::int64_t per_wave = std::max<std::int64_t>(1, ctas_in_flight);
-    w.waves = (tiles + per_wave - 1) / per_wave;
-    if (a_total + b_total <= 0.5 * double(mc.l2_bytes) || w.waves <= 1) {
-        w.a_bytes = a_total;
-        w.b_bytes = b_total;
-        return w;
-    }
-    const auto strip_rows = [&](std::int64_t r) {
-        return std::min<std::int64_t>(bm, s.m - r * bm);
-    };
-    const auto strip_cols = [&](std::int64_t c) {
-        return std::min<std::int64_t>(bn, s.n - c * bn);
-    };
-    std::vector<char> row_seen(gm), col_seen(gn);
-    for (std::int64_t lo = 0; lo < tiles; lo += per_wave) {
-        const std::int64_t hi = std::min(tiles, lo + per_wave);
-        std::fill(row_seen.begin(), row_seen.end(), 0);
-        std::fill(col_seen.begin(), col_seen.end(), 0);
-        for (std::int64_t t = lo; t < hi; ++t) {
-            row_seen[t / gn] = 1;
-            col_seen[t % gn] = 1;
-        }
-        for (std::int64_t r = 0; r < gm; ++r)
-            if (row_seen[r]) w.a_bytes += 4.0 * double(strip_rows(r)) * double(s.k);
-        for (std::int64_t c = 0; c < gn; ++c)
-            if (col_seen[c]) w.b_bytes += 4.0 * double(s.k) * double(strip_cols(c));
-    }
-    return w;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Textbook global traffic of a BM×BN block-tiled kernel (seed 003's block tiling with a
 // rectangular tile): A is re-read once per column of tiles (N/BN times), B once per row of tiles
 // (M/BM times), C read and written once.

@@ -12,6 +12,7 @@
 #include "core/shape.hpp"
 #include "launch_info.hpp"
 #include "model/rung_model.hpp"
+#include "reg_tiling_model.hpp"
 #include "tile_model.hpp"
 
 namespace tgemm::kernels::vec_tile_model {
@@ -80,8 +81,9 @@ struct config {
     r.smem_store_wavefronts = ctas * double(steps) * w.stores;
 
     const int per_sm = resident_ctas_per_sm(mc.limits, l.cta());
-    const auto dram = tmod::dram_reads(s, bm, bn, std::int64_t(per_sm) * mc.sm_count, mc);
-    r.dram_read_bytes = dram.total();
+    const auto dram = ::tgemm::kernels::reg_tiling::estimate_wave_dram(s, bm, bn, per_sm, mc);
+    r.dram_read_bytes = dram.read_bytes();
+    ::tgemm::kernels::add_c_tile_band(r, dram.waves_model, mc.l2_bytes);
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
 
@@ -95,8 +97,9 @@ struct config {
     r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(l.registers) +
                       " registers × " + std::to_string(l.threads) + " threads), so " +
                       std::to_string(dram.waves) +
-                      " waves; each wave re-reads the strips of A and B it touches when A + B "
-                      "exceed half the L2, C read once");
+                      " waves; each wave reads the strips of A and B it touches once, and again "
+                      "those the previous wave touched unless that wave's strips fit in half the "
+                      "L2; C read once");
     return m;
 }
 

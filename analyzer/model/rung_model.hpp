@@ -123,7 +123,7 @@ inline constexpr double fp32_bytes = 4.0;
 
 // The tolerance on DRAM reads that ShippedRung.RefinedModelPredictsTheCounters allows around
 // the model (or its band).
-inline constexpr double dram_tolerance = 0.15;
+inline constexpr double dram_tolerance = 0.10;
 // What a DRAM write count may exceed the bytes of C by: the residue a read-only kernel sees after
 // the collector's preparation (Collector.KnownTrafficKernels asserts under 1 MB; measured
 // 2.3 KB on the H100, docs/measurement.md).

@@ -31,6 +31,7 @@ void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes
                 str(0.5 * double(l2_bytes) / 1e6) +
                 " MB), so CTAs share a strip through L2 only while they stay close along K: "
                 "between every strip read once per wave (the model) and no strip shared");
+    kernels::add_c_tile_band(r.refined, w, l2_bytes);
     model::add_dram_write_notes(r.refined);
 }
 
@@ -42,8 +43,9 @@ void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_
         "DRAM: " + residency + "; " + std::to_string(w.waves) + " waves; " +
         (w.fits_l2 || w.waves <= 1
              ? "A and B read once (they fit in half the L2 or one wave holds all)"
-             : "each wave re-reads the strips of A and B it touches (A + B exceed "
-               "half the L2)") +
+             : "each wave reads the strips of A and B it touches, but not those the previous "
+               "wave touched when that wave's strips fit in half the L2 (A + B exceed half the "
+               "L2)") +
         "; C read once (β ≠ 0)");
     r.refined.notes.push_back(
         "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays dirty in L2 "

@@ -77,57 +77,7 @@ tma_traffic tma_matrix::box(std::int64_t row0, std::int64_t col0, int box_rows, 
 
 wave_reads dram_reads(const shape& s, int strip_rows, int strip_cols,
                       const std::vector<wave>& waves, std::int64_t l2_bytes) {
-    wave_reads w;
-    const double a_total = double(bf16) * double(s.m) * double(s.k);
-    const double b_total = double(bf16) * double(s.k) * double(s.n);
-    w.c_bytes = double(bf16) * double(s.m) * double(s.n);
-    w.waves = static_cast<std::int64_t>(waves.size());
-    w.fits_l2 = a_total + b_total <= 0.5 * double(l2_bytes);
-    const auto a_strip_bytes = [&](std::int64_t a) {
-        return double(bf16) * double(std::min<std::int64_t>(strip_rows, s.m - a * strip_rows)) *
-               double(s.k);
-    };
-    const auto b_strip_bytes = [&](std::int64_t b) {
-        return double(bf16) * double(s.k) *
-               double(std::min<std::int64_t>(strip_cols, s.n - b * strip_cols));
-    };
-    w.unshared_bytes = w.c_bytes;
-    for (const auto& wv : waves)
-        for (const auto& t : wv)
-            w.unshared_bytes += a_strip_bytes(t.a_strip) + b_strip_bytes(t.b_strip);
-    if (w.fits_l2 || waves.size() <= 1) {
-        w.a_bytes = a_total;
-        w.b_bytes = b_total;
-        return w;
-    }
-    std::set<std::int64_t> a_strips, b_strips;
-    for (const auto& wv : waves) {
-        a_strips.clear();
-        b_strips.clear();
-        for (const auto& t : wv) {
-            a_strips.insert(t.a_strip);
-            b_strips.insert(t.b_strip);
-        }
-        double a_part = 0, b_part = 0;
-        for (const auto a : a_strips) a_part += a_strip_bytes(a);
-        for (const auto b : b_strips) b_part += b_strip_bytes(b);
-        w.a_bytes += a_part;
-        w.b_bytes += b_part;
-        w.max_wave_strip_bytes = std::max(w.max_wave_strip_bytes, a_part + b_part);
-    }
-    return w;
-}
-
-std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn, std::int64_t per_wave) {
-    std::vector<wave> waves;
-    const std::int64_t tiles = gm * gn;
-    for (std::int64_t lo = 0; lo < tiles; lo += per_wave) {
-        wave w;
-        for (std::int64_t t = lo; t < std::min(tiles, lo + per_wave); ++t)
-            w.push_back({t / gn, t % gn});
-        waves.push_back(std::move(w));
-    }
-    return waves;
+    return kernels::wave_dram_reads(s, bf16, strip_rows, strip_cols, waves, l2_bytes);
 }
 
 double compulsory_read_bytes(const shape& s) {

@@ -11,6 +11,7 @@
 
 #include "core/shape.hpp"
 #include "tile_model.hpp"
+#include "wave_dram.hpp"
 
 namespace tgemm::kernels::tensor_model {
 
@@ -92,41 +93,14 @@ class tma_matrix {
 };
 
 // ---------------------------------------------------------------------------------------------
-// DRAM reads, wave by wave. A wave is the set of CTA tiles resident together; each tile streams
-// one strip of A (strip_rows rows, all of K) and one of B (strip_cols columns, all of K). Within
-// a wave a strip that several tiles share comes from DRAM once. When A and B together fit in half
-// the L2 (each of the H100's two L2 partitions caches its own SMs' data) they survive from wave
-// to wave and are read once; otherwise each wave re-reads every strip it touches. C (β ≠ 0) is
-// read once. The FP32 rungs' tile_model::dram_reads, for any tile order and bf16.
-struct strip_pair {
-    std::int64_t a_strip = 0;  // row block of A
-    std::int64_t b_strip = 0;  // column block of B
-};
-using wave = std::vector<strip_pair>;
-
-struct wave_reads {
-    double a_bytes = 0;
-    double b_bytes = 0;
-    double c_bytes = 0;
-    std::int64_t waves = 0;
-    bool fits_l2 = false;
-    // The most bytes of distinct A and B strips one wave touches (0 when A and B fit): above
-    // half the L2, CTAs share a strip only while they stay within the L2's reach of each other
-    // along K, so the per-wave count is a lower bound (tensor_models.cpp, add_dram_notes).
-    double max_wave_strip_bytes = 0;
-    // The reads if no two CTAs of a wave shared a strip through L2 (every tile streams its own
-    // strips of A and B; C once): the most a wave schedule can read.
-    double unshared_bytes = 0;
-    [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
-};
-
+// DRAM reads, wave by wave: the shared model of every tiled rung (kernels/wave_dram.hpp), for
+// 16-bit operands.
+using kernels::launch_order_waves;
+using kernels::strip_pair;
+using kernels::wave;
+using kernels::wave_reads;
 [[nodiscard]] wave_reads dram_reads(const shape& s, int strip_rows, int strip_cols,
                                     const std::vector<wave>& waves, std::int64_t l2_bytes);
-
-// The waves of a launch of gm × gn CTAs in blockIdx order (x along N fastest), `per_wave` at a
-// time.
-[[nodiscard]] std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn,
-                                                   std::int64_t per_wave);
 
 // C written back during the kernel: all of it once A, B and C exceed half the L2, else none (C
 // stays dirty in L2 past the kernel's end); model::dram_write_bytes for bf16.

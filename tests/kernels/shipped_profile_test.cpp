@@ -5,7 +5,7 @@
 //
 // Tolerances (issue 3): L1 global load bytes 5 %; shared-memory wavefronts 5 %, loads and
 // stores together (stores carry timing-dependent extra conflicts, docs/models/01_03...);
-// FLOPs exactly. DRAM reads on every row, no row excepted: within 15 % of the model, or of
+// FLOPs exactly. DRAM reads on every row, no row excepted: within 10 % of the model, or of
 // its read band's ends where it gives one (an effect it does not derive, bounded by its two
 // limiting cases). DRAM writes on every row: at least what the model says must leave L2 less
 // what may stay dirty there at the end (at most the L2), at most every sector the kernel stores

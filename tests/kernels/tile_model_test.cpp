@@ -1,4 +1,5 @@
 #include "tile_model.hpp"
+#include "wave_dram.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +7,8 @@
 
 using namespace tgemm;
 using namespace tgemm::kernels::tile_model;
+using tgemm::kernels::launch_order_waves;
+using tgemm::kernels::wave_dram_reads;
 
 namespace {
 
@@ -75,7 +78,8 @@ TEST(GlobalSectors, ContiguousSegments) {
 
 TEST(DramWaves, FitsInL2MeansCompulsory) {
     const shape s{1024, 1024, 1024};
-    const auto w = dram_reads(s, 128, 128, 264, test::h100());
+    const auto w =
+        wave_dram_reads(s, 4, 128, 128, launch_order_waves(8, 8, 264), test::h100().l2_bytes);
     EXPECT_DOUBLE_EQ(w.total(), 3.0 * 4 * 1024 * 1024);
 }
 
@@ -83,9 +87,33 @@ TEST(DramWaves, EachWaveRereadsItsStrips) {
     // 4096³, 128×128 tiles, 264 CTAs per wave: 4 waves over 32 columns of tiles each; A rows
     // touched 9 + 9 + 9 + 8 = 35 strips of 2 MiB, B 4 × 32 strips of 2 MiB, C once.
     const shape s{4096, 4096, 4096};
-    const auto w = dram_reads(s, 128, 128, 264, test::h100());
+    const auto w =
+        wave_dram_reads(s, 4, 128, 128, launch_order_waves(32, 32, 264), test::h100().l2_bytes);
     EXPECT_EQ(w.waves, 4);
     EXPECT_DOUBLE_EQ(w.a_bytes, 35.0 * 2 * 1024 * 1024);
     EXPECT_DOUBLE_EQ(w.b_bytes, 128.0 * 2 * 1024 * 1024);
     EXPECT_DOUBLE_EQ(w.c_bytes, 64.0 * 1024 * 1024);
+}
+
+// docs/models/dram-waves.md's hand check: vectorized's 128×128 tiles at 4096×2048×1024 on the
+// H100, 264 CTAs per wave. A and B (24 MiB) fit in half the L2 (25 MiB): read once. Counting
+// wave 1's 264 C tiles (16.5 MiB) beside its 16.5 MiB of strips overflows it, so wave 2 reads
+// its 16 A and 16 B strips again: the band's high end.
+TEST(DramWaves, CTilesInTheFootprintGiveTheBand) {
+    const shape s{4096, 2048, 1024};
+    const double mib = 1024.0 * 1024;
+    const auto w =
+        wave_dram_reads(s, 4, 128, 128, launch_order_waves(32, 16, 264), test::h100().l2_bytes);
+    EXPECT_TRUE(w.fits_l2);
+    EXPECT_DOUBLE_EQ(w.total(), 56 * mib);
+    EXPECT_DOUBLE_EQ(w.with_c_tiles_bytes, 64.5 * mib);
+    refined_model r;
+    tgemm::kernels::add_c_tile_band(r, w, test::h100().l2_bytes);
+    ASSERT_TRUE(r.dram_read_band);
+    EXPECT_DOUBLE_EQ(r.dram_read_band->low, 56 * mib);
+    EXPECT_DOUBLE_EQ(r.dram_read_band->high, 64.5 * mib);
+    // Where the C tiles change nothing (1024³: strips and C of every wave fit), no band.
+    const auto small = wave_dram_reads({1024, 1024, 1024}, 4, 128, 128,
+                                       launch_order_waves(8, 8, 32), test::h100().l2_bytes);
+    EXPECT_EQ(small.with_c_tiles_bytes, 0);
 }

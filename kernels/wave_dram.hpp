@@ -1,0 +1,64 @@
+#pragma once
+// DRAM reads of a tiled GEMM, wave by wave: the one traffic model every tiled rung uses, FP32 and
+// tensor alike (derivation: docs/models/dram-waves.md). Host-only C++.
+//
+// A wave is the set of CTA tiles resident together; each tile streams one strip of A
+// (strip_rows rows, all of K) and one of B (strip_cols columns, all of K). The CTAs of a wave
+// start together and cross K at about the same pace, so a strip several of them share comes
+// from DRAM once per wave. Whether the next wave finds it in L2 depends on the capacity: when A
+// and B together fit in half the L2 (each of Hopper's two partitions caches its own SMs' data,
+// docs/models/l2.md) they are read once; otherwise a strip the previous wave touched is still
+// there only when that wave's strips fit in half the L2, and read again when they did not (the
+// previous wave's sweep over K has pushed it out). C is read once (β ≠ 0).
+#include <cstdint>
+#include <vector>
+
+#include "core/shape.hpp"
+#include "model/refined_model.hpp"
+
+namespace tgemm::kernels {
+
+struct strip_pair {
+    std::int64_t a_strip = 0;  // row block of A
+    std::int64_t b_strip = 0;  // column block of B
+};
+using wave = std::vector<strip_pair>;
+
+struct wave_reads {
+    double a_bytes = 0;
+    double b_bytes = 0;
+    double c_bytes = 0;
+    std::int64_t waves = 0;
+    bool fits_l2 = false;             // A and B together fit in half the L2: read once
+    bool reuse_across_waves = false;  // some wave found strips of the one before in L2
+    // The most bytes of distinct A and B strips one wave touches (0 when A and B fit): above
+    // half the L2, CTAs share a strip only while they stay within the L2's reach of each other
+    // along K, so the per-wave count is a lower bound (tensor_models.cpp, add_dram_notes).
+    double max_wave_strip_bytes = 0;
+    // The reads if no two CTAs of a wave shared a strip through L2 (every tile streams its own
+    // strips of A and B; C once): the most a wave schedule can read.
+    double unshared_bytes = 0;
+    // The reads if each wave's C tiles, which it reads and writes back through L2, counted in
+    // its footprint beside its strips; set only where that makes a previous wave's strips miss
+    // (0 otherwise). How much of the strips C's tiles evict depends on the L2's replacement, so
+    // the reads lie between total() and this (a DRAM read band, add_c_tile_band).
+    double with_c_tiles_bytes = 0;
+    [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
+};
+
+// `element_bytes`: of A, B and C (4 for FP32, 2 for BF16 and FP16).
+[[nodiscard]] wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
+                                         std::int64_t strip_cols, const std::vector<wave>& waves,
+                                         std::int64_t l2_bytes);
+
+// The waves of a launch of gm × gn CTAs in blockIdx order (x along N fastest), `per_wave` at a
+// time.
+[[nodiscard]] std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn,
+                                                   std::int64_t per_wave);
+
+// Where counting each wave's C tiles in its footprint makes the next wave miss strips the model
+// finds in L2 (`with_c_tiles_bytes` > 0), `r` gets a DRAM read band from the model's reads to
+// those, unless it has a band already (a rung's own limiting cases are the wider ones).
+void add_c_tile_band(refined_model& r, const wave_reads& w, std::int64_t l2_bytes);
+
+}  // namespace tgemm::kernels
