@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <functional>
+#include <memory>
 
 #include "collect/counter_session.hpp"
 #include "collect/cuda_handles.hpp"
@@ -20,6 +22,54 @@ void print(const char* what, const counter_values& v) {
                 v.values.at("l2_bytes"), v.values.at("duration_ns"));
 }
 
+// The GPU made current, a counter session, and the buffers of kernels whose traffic is known:
+// an L2 flush scratch of 4× the L2, 64 MB to read, 16 MB to dirty after the flush.
+struct known_traffic {
+    explicit known_traffic(const local_device& d)
+        : device(select(d.index)),
+          session(d.index),
+          scratch(4 * static_cast<std::size_t>(d.info.l2_bytes) / sizeof(float) / 32 * 32),
+          data(64u << 20 >> 2),
+          dirty(16u << 20 >> 2) {
+        cudaMemset(scratch.get(), 0, scratch.bytes());
+        cudaMemset(data.get(), 0, data.bytes());
+    }
+    static int select(int index) {
+        cudaSetDevice(index);
+        cudaFree(nullptr);
+        return index;
+    }
+    void flush() const { flush_l2(scratch.get(), scratch.size(), stream.get()); }
+    void dirty_after_flush() const {
+        flush();
+        cudaMemsetAsync(dirty.get(), 1, dirty.bytes(), stream.get());
+    }
+    void read64() const { probe::touch(data.get(), data.size(), data.get(), stream.get()); }
+    void spin(long long cycles) const {
+        probe::spin(cycles, reinterpret_cast<int*>(dirty.get()), stream.get());
+    }
+
+    int device;
+    cuda_stream stream;
+    counter_session session;
+    device_buffer scratch, data, dirty;
+};
+
+// The known-traffic kernels as jobs for the collector; skips without a GPU.
+class Collector : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const auto probe = probe_local_device();
+        if (!probe.device) GTEST_SKIP() << "no GPU: " << probe.why_none;
+        k = std::make_unique<known_traffic>(*probe.device);
+    }
+    std::unique_ptr<known_traffic> k;
+    const std::function<void()> flush = [this] { k->flush(); };
+    const std::function<void()> dirty = [this] { k->dirty_after_flush(); };
+    const std::function<void()> read64 = [this] { k->read64(); };
+    const std::function<void()> spin_long = [this] { k->spin(40000000); };
+};
+
 }  // namespace
 
 // The collector on kernels whose traffic is known: a kernel that moves no data shows (almost)
@@ -27,82 +77,33 @@ void print(const char* what, const counter_values& v) {
 // nothing written, since the read-based flush leaves L2 clean (collect/l2_flush.hpp); with
 // 16 MB dirtied after the flush, the same kernel writes those 16 MB back. The printed table is
 // the evidence docs/validation.md cites.
-TEST(Collector, KnownTrafficKernels) {
-    const auto probe = probe_local_device();
-    if (!probe.device) GTEST_SKIP() << "no GPU: " << probe.why_none;
-    cudaSetDevice(probe.device->index);
-    cudaFree(nullptr);
-    cuda_stream stream;
-    counter_session session(probe.device->index);
-    const std::size_t l2 = static_cast<std::size_t>(probe.device->info.l2_bytes);
-    device_buffer scratch(4 * l2 / sizeof(float) / 32 * 32);
-    cudaMemset(scratch.get(), 0, scratch.bytes());
-    device_buffer data(64u << 20 >> 2);   // 64 MB
-    device_buffer dirty(16u << 20 >> 2);  // 16 MB written just before the kernel
-    cudaMemset(data.get(), 0, data.bytes());
-    auto flush = [&] { flush_l2(scratch.get(), scratch.size(), stream.get()); };
-    int* sink = reinterpret_cast<int*>(dirty.get());
-
-    const auto idle_short =
-        session.collect(flush, [&] { probe::spin(100000, sink, stream.get()); });
+TEST_F(Collector, KnownTrafficKernels) {
+    const auto idle_short = k->session.collect(flush, [&] { k->spin(100000); });
     print("spin 50 us, flushed", idle_short);
-    const auto idle_long =
-        session.collect(flush, [&] { probe::spin(40000000, sink, stream.get()); });
+    const auto idle_long = k->session.collect(flush, spin_long);
     print("spin 20 ms, flushed", idle_long);
-    const auto dirty_idle = session.collect(
-        [&] {
-            flush();
-            cudaMemsetAsync(dirty.get(), 1, dirty.bytes(), stream.get());
-        },
-        [&] { probe::spin(40000000, sink, stream.get()); });
-    print("spin 20 ms, 16 MB dirty", dirty_idle);
-    const auto read64 = session.collect(
-        flush, [&] { probe::touch(data.get(), data.size(), data.get(), stream.get()); });
-    print("read 64 MB, flushed", read64);
-    const auto read64_dirty = session.collect(
-        [&] {
-            flush();
-            cudaMemsetAsync(dirty.get(), 1, dirty.bytes(), stream.get());
-        },
-        [&] { probe::touch(data.get(), data.size(), data.get(), stream.get()); });
-    print("read 64 MB, 16 MB dirty", read64_dirty);
+    print("spin 20 ms, 16 MB dirty", k->session.collect(dirty, spin_long));
+    const auto read = k->session.collect(flush, read64);
+    print("read 64 MB, flushed", read);
+    const auto read_dirty = k->session.collect(dirty, read64);
+    print("read 64 MB, 16 MB dirty", read_dirty);
     EXPECT_LT(idle_long.values.at("dram_write_bytes"), 1e6);
     EXPECT_LT(idle_long.values.at("dram_read_bytes"), 1e6);
-    EXPECT_NEAR(read64.values.at("dram_read_bytes"), 64.0 * (1 << 20), 0.02 * 64 * (1 << 20));
+    EXPECT_NEAR(read.values.at("dram_read_bytes"), 64.0 * (1 << 20), 0.02 * 64 * (1 << 20));
     // Clean: under 1 MB written back (issue 10's probe saw 0.02-0.25 MB after such a read).
-    EXPECT_LT(read64.values.at("dram_write_bytes"), 1e6);
+    EXPECT_LT(read.values.at("dram_write_bytes"), 1e6);
     // And the test can tell: 16 MB dirtied after the flush come back as writes.
-    EXPECT_GT(read64_dirty.values.at("dram_write_bytes"), 8e6);
+    EXPECT_GT(read_dirty.values.at("dram_write_bytes"), 8e6);
 }
 
 // A batch (the pairs of one size, --counter-batch) shares one profiler start per group, each
 // launch in its own range after its own preparation: its values are each launch's alone. The
 // kernels differ in what they move, so ranges given to the wrong launch, or traffic of one
 // range counted in the next, fail here.
-TEST(Collector, ABatchCountsEachLaunchAsAlone) {
-    const auto probe = probe_local_device();
-    if (!probe.device) GTEST_SKIP() << "no GPU: " << probe.why_none;
-    cudaSetDevice(probe.device->index);
-    cudaFree(nullptr);
-    cuda_stream stream;
-    counter_session session(probe.device->index);
-    const std::size_t l2 = static_cast<std::size_t>(probe.device->info.l2_bytes);
-    device_buffer scratch(4 * l2 / sizeof(float) / 32 * 32);
-    cudaMemset(scratch.get(), 0, scratch.bytes());
-    device_buffer data(64u << 20 >> 2);
-    device_buffer dirty(16u << 20 >> 2);
-    cudaMemset(data.get(), 0, data.bytes());
-    auto flush = [&] { flush_l2(scratch.get(), scratch.size(), stream.get()); };
-    auto dirty_after_flush = [&] {
-        flush();
-        cudaMemsetAsync(dirty.get(), 1, dirty.bytes(), stream.get());
-    };
-    int* sink = reinterpret_cast<int*>(dirty.get());
-    auto read64 = [&] { probe::touch(data.get(), data.size(), data.get(), stream.get()); };
-    auto spin = [&] { probe::spin(40000000, sink, stream.get()); };
+TEST_F(Collector, ABatchCountsEachLaunchAsAlone) {
     const std::vector<counter_job> jobs = {
-        {flush, spin}, {flush, read64}, {dirty_after_flush, read64}, {flush, spin}};
-    const auto batch = session.collect(jobs);
+        {flush, spin_long}, {flush, read64}, {dirty, read64}, {flush, spin_long}};
+    const auto batch = k->session.collect(jobs);
     ASSERT_EQ(batch.size(), jobs.size());
     const char* names[] = {"spin 20 ms", "read 64 MB", "read 64 MB, 16 MB dirty", "spin 20 ms"};
     for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -117,7 +118,7 @@ TEST(Collector, ABatchCountsEachLaunchAsAlone) {
     EXPECT_LT(batch[1].values.at("dram_write_bytes"), 1e6);
     EXPECT_GT(batch[2].values.at("dram_write_bytes"), 8e6);
     // The same launch counted alone: exact counts agree exactly, traffic within 2 %.
-    const auto alone = session.collect(flush, read64);
+    const auto alone = k->session.collect(flush, read64);
     EXPECT_EQ(batch[1].launches, alone.launches);
     EXPECT_EQ(batch[1].values.at("l1_global_load_requests"),
               alone.values.at("l1_global_load_requests"));
