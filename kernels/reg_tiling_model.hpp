@@ -97,7 +97,7 @@ struct wave_dram {
     std::int64_t waves = 0;
     std::int64_t ctas_per_wave = 0;
     bool reuse_across_waves = false;
-    wave_reads waves_model;  // the shared model's answer, for add_c_tile_band
+    wave_reads waves_model;  // the shared model's answer, for add_l2_residency_band
     [[nodiscard]] double read_bytes() const { return a_read_bytes + b_read_bytes + c_read_bytes; }
 };
 

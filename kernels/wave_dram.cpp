@@ -40,7 +40,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         double a = 0, b = 0, max_strips = 0;
         bool reuse = false;
     };
-    const auto sweep = [&](bool with_c) {
+    const auto sweep = [&](bool with_c, double capacity) {
         sweep_result r;
         std::set<std::int64_t> a_now, b_now, a_prev, b_prev;
         bool prev_fits = false;
@@ -64,7 +64,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             }
             r.reuse = r.reuse || prev_fits;
             r.max_strips = std::max(r.max_strips, strips);
-            prev_fits = strips + (with_c ? c_part : 0) <= usable;
+            prev_fits = strips + (with_c ? c_part : 0) <= capacity;
             std::swap(a_prev, a_now);
             std::swap(b_prev, b_now);
         }
@@ -79,14 +79,21 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         w.a_bytes = a_total;
         w.b_bytes = b_total;
     } else {
-        const auto r = sweep(false);
+        const auto r = sweep(false, usable);
         w.a_bytes = r.a;
         w.b_bytes = r.b;
         w.reuse_across_waves = r.reuse;
         w.max_wave_strip_bytes = r.max_strips;
     }
-    const auto c = sweep(true);
+    const auto c = sweep(true, usable);
     if (c.a + c.b > w.a_bytes + w.b_bytes) w.with_c_tiles_bytes = c.a + c.b + w.c_bytes;
+    // Held once: a line all SMs share may sit in one partition only, so the whole L2 is usable.
+    if (!w.fits_l2) {
+        const auto once = sweep(false, double(l2_bytes));
+        const double reads =
+            a_total + b_total <= double(l2_bytes) ? a_total + b_total : once.a + once.b;
+        if (reads < w.a_bytes + w.b_bytes) w.held_once_bytes = reads + w.c_bytes;
+    }
     return w;
 }
 
@@ -103,16 +110,26 @@ std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn, std::int6
     return waves;
 }
 
-void add_c_tile_band(refined_model& r, const wave_reads& w, std::int64_t l2_bytes) {
-    if (r.dram_read_band || w.with_c_tiles_bytes <= w.total()) return;
-    model::set_dram_read_band(
-        r, w.total(), w.with_c_tiles_bytes,
-        "each wave also reads and writes back its C tiles through L2; without them a wave's A "
-        "and B strips fit in half the L2 (" +
-            std::to_string(std::llround(0.5 * double(l2_bytes) / 1e6)) +
-            " MB) and the next wave finds the ones it shares (the model, low end), with them they "
-            "do not and it reads them again (high end); how much of the strips C evicts depends "
-            "on the L2's replacement");
+void add_l2_residency_band(refined_model& r, const wave_reads& w, std::int64_t l2_bytes) {
+    if (r.dram_read_band) return;
+    const double low = w.held_once_bytes > 0 ? w.held_once_bytes : w.total();
+    const double high = std::max(w.total(), w.with_c_tiles_bytes);
+    if (!(low < w.total() || high > w.total())) return;
+    const auto mb = [](double v) { return std::to_string(std::llround(v / 1e6)); };
+    std::string why =
+        "the model keeps a strip for the next wave when the previous wave's strips fit "
+        "in half the L2 (" +
+        mb(0.5 * double(l2_bytes)) +
+        " MB: each partition holding its own copy of what all SMs share)";
+    if (low < w.total())
+        why += "; held once (the whole L2, " + mb(double(l2_bytes)) +
+               " MB) more of them survive (low end)";
+    if (high > w.total())
+        why +=
+            "; with each wave's C tiles, which it reads and writes back through L2, counted "
+            "beside its strips, fewer do (high end)";
+    why += "; where between lies depends on the L2's duplication and replacement";
+    model::set_dram_read_band(r, low, high, why);
 }
 
 }  // namespace tgemm::kernels

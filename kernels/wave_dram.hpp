@@ -41,8 +41,11 @@ struct wave_reads {
     // The reads if each wave's C tiles, which it reads and writes back through L2, counted in
     // its footprint beside its strips; set only where that makes a previous wave's strips miss
     // (0 otherwise). How much of the strips C's tiles evict depends on the L2's replacement, so
-    // the reads lie between total() and this (a DRAM read band, add_c_tile_band).
+    // the reads lie between total() and this (a DRAM read band, add_l2_residency_band).
     double with_c_tiles_bytes = 0;
+    // The reads if a line all SMs share were held once in L2 (the whole L2 usable instead of
+    // half); set only where that reads less than the model (0 otherwise).
+    double held_once_bytes = 0;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
 
@@ -56,9 +59,10 @@ struct wave_reads {
 [[nodiscard]] std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn,
                                                    std::int64_t per_wave);
 
-// Where counting each wave's C tiles in its footprint makes the next wave miss strips the model
-// finds in L2 (`with_c_tiles_bytes` > 0), `r` gets a DRAM read band from the model's reads to
-// those, unless it has a band already (a rung's own limiting cases are the wider ones).
-void add_c_tile_band(refined_model& r, const wave_reads& w, std::int64_t l2_bytes);
+// Where the L2's two limiting cases differ from the model, `r` gets a DRAM read band between
+// them, unless it has a band already (a rung's own limiting cases are the wider ones): the low
+// end with shared lines held once (`held_once_bytes`), the high end with each wave's C tiles in
+// its footprint (`with_c_tiles_bytes`); docs/models/dram-waves.md.
+void add_l2_residency_band(refined_model& r, const wave_reads& w, std::int64_t l2_bytes);
 
 }  // namespace tgemm::kernels

@@ -31,7 +31,7 @@ void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes
                 str(0.5 * double(l2_bytes) / 1e6) +
                 " MB), so CTAs share a strip through L2 only while they stay close along K: "
                 "between every strip read once per wave (the model) and no strip shared");
-    kernels::add_c_tile_band(r.refined, w, l2_bytes);
+    kernels::add_l2_residency_band(r.refined, w, l2_bytes);
     model::add_dram_write_notes(r.refined);
 }
 

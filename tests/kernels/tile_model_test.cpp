@@ -108,7 +108,7 @@ TEST(DramWaves, CTilesInTheFootprintGiveTheBand) {
     EXPECT_DOUBLE_EQ(w.total(), 56 * mib);
     EXPECT_DOUBLE_EQ(w.with_c_tiles_bytes, 64.5 * mib);
     refined_model r;
-    tgemm::kernels::add_c_tile_band(r, w, test::h100().l2_bytes);
+    tgemm::kernels::add_l2_residency_band(r, w, test::h100().l2_bytes);
     ASSERT_TRUE(r.dram_read_band);
     EXPECT_DOUBLE_EQ(r.dram_read_band->low, 56 * mib);
     EXPECT_DOUBLE_EQ(r.dram_read_band->high, 64.5 * mib);
