@@ -58,7 +58,11 @@ TEST_F(RepeatCli, BadValuesAreOneLine) {
                                                           {"--noise-target", "0"},
                                                           {"--noise-target", "-1"},
                                                           {"--max-time-per-pair", "0"},
-                                                          {"--max-time-per-pair", "ten"}})
+                                                          {"--max-time-per-pair", "ten"},
+                                                          {"--counter-batch", "0"},
+                                                          {"--counter-batch", "-3"},
+                                                          {"--counter-batch", "many"},
+                                                          {"--counter-batch", "5000"}})
         expect_one_line(test::run_cli({option, value, "--offline"}), 2, option);
 }
 
