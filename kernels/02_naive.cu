@@ -64,7 +64,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = kernels::reg_tiling::estimate_wave_dram(s, block, block, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
-    ::tgemm::kernels::add_l2_residency_band(r, d.waves_model, mc.l2_bytes);
+    ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     r.notes.push_back(
         "L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "

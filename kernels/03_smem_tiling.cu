@@ -92,7 +92,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
     r.dram_read_bytes = d.read_bytes();
-    ::tgemm::kernels::add_l2_residency_band(r, d.waves_model, mc.l2_bytes);
+    ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
     r.notes.push_back("shared: 16 LDS.64 of A (broadcast) + 32 LDS.32 of B per warp per step");

@@ -125,7 +125,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
     r.dram_read_bytes = d.read_bytes();
-    ::tgemm::kernels::add_l2_residency_band(r, d.waves_model, mc.l2_bytes);
+    ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     r.notes.push_back(

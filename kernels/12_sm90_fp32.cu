@@ -198,7 +198,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto dram =
         ::tgemm::kernels::reg_tiling::estimate_wave_dram(s, cfg::bm, cfg::bn, per_sm, mc);
     r.dram_read_bytes = dram.read_bytes();
-    ::tgemm::kernels::add_l2_residency_band(r, dram.waves_model, mc.l2_bytes);
+    ::tgemm::kernels::add_l2_residency_band(r, dram, mc.l2_bytes);
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
 
     const std::string bk = std::to_string(cfg::bk);

@@ -90,15 +90,10 @@ namespace tgemm::kernels::reg_tiling {
 // with its device asserts compiled in): 1.22 GB for the 64×64 1D-tiling kernel (measured
 // 1.22 GB) and 0.41 GB for the 128×128 2D-tiling kernel (measured 0.43 GB).
 
-struct wave_dram {
-    double a_read_bytes = 0;
-    double b_read_bytes = 0;
-    double c_read_bytes = 0;
-    std::int64_t waves = 0;
+// The shared model's answer with the wave size it was given.
+struct wave_dram : wave_reads {
     std::int64_t ctas_per_wave = 0;
-    bool reuse_across_waves = false;
-    wave_reads waves_model;  // the shared model's answer, for add_l2_residency_band
-    [[nodiscard]] double read_bytes() const { return a_read_bytes + b_read_bytes + c_read_bytes; }
+    [[nodiscard]] double read_bytes() const { return total(); }
 };
 
 // The shared wave model (kernels/wave_dram.hpp) for FP32 operands in launch order.
@@ -108,14 +103,8 @@ struct wave_dram {
     const std::int64_t gx = (s.n + bn - 1) / bn;
     const std::int64_t gy = (s.m + bm - 1) / bm;
     d.ctas_per_wave = std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
-    const auto w =
+    static_cast<wave_reads&>(d) =
         wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave), mc.l2_bytes);
-    d.waves = w.waves;
-    d.a_read_bytes = w.a_bytes;
-    d.b_read_bytes = w.b_bytes;
-    d.c_read_bytes = w.c_bytes;
-    d.reuse_across_waves = w.reuse_across_waves || (w.fits_l2 && w.waves > 1);
-    d.waves_model = w;
     return d;
 }
 

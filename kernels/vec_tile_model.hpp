@@ -83,7 +83,7 @@ struct config {
     const int per_sm = resident_ctas_per_sm(mc.limits, l.cta());
     const auto dram = ::tgemm::kernels::reg_tiling::estimate_wave_dram(s, bm, bn, per_sm, mc);
     r.dram_read_bytes = dram.read_bytes();
-    ::tgemm::kernels::add_l2_residency_band(r, dram.waves_model, mc.l2_bytes);
+    ::tgemm::kernels::add_l2_residency_band(r, dram, mc.l2_bytes);
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
 

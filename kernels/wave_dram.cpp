@@ -78,6 +78,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     if (w.fits_l2) {
         w.a_bytes = a_total;
         w.b_bytes = b_total;
+        w.reuse_across_waves = true;
     } else {
         const auto r = sweep(false, usable);
         w.a_bytes = r.a;

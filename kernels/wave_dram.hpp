@@ -30,7 +30,7 @@ struct wave_reads {
     double c_bytes = 0;
     std::int64_t waves = 0;
     bool fits_l2 = false;             // A and B together fit in half the L2: read once
-    bool reuse_across_waves = false;  // some wave found strips of the one before in L2
+    bool reuse_across_waves = false;  // some wave finds strips of the one before in L2
     // The most bytes of distinct A and B strips one wave touches (0 when A and B fit): above
     // half the L2, CTAs share a strip only while they stay within the L2's reach of each other
     // along K, so the per-wave count is a lower bound (tensor_models.cpp, add_dram_notes).

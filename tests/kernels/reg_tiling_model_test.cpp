@@ -60,8 +60,8 @@ TEST(RegTilingModel, WaveDramOfThe2dAnchor) {
     EXPECT_EQ(d.waves, 4);
     EXPECT_EQ(d.ctas_per_wave, 264);
     EXPECT_FALSE(d.reuse_across_waves);
-    EXPECT_DOUBLE_EQ(d.a_read_bytes, 35.0 * 2097152);
-    EXPECT_DOUBLE_EQ(d.b_read_bytes, 4.0 * 67108864);
+    EXPECT_DOUBLE_EQ(d.a_bytes, 35.0 * 2097152);
+    EXPECT_DOUBLE_EQ(d.b_bytes, 4.0 * 67108864);
     EXPECT_DOUBLE_EQ(d.read_bytes(), 408944640);  // Nsight Compute: 0.43 GB for that kernel
 }
 
@@ -81,6 +81,6 @@ TEST(RegTilingModel, WaveDramJustOutsideHalfTheL2) {
     const auto d = rt::estimate_wave_dram(shape{2048, 2048, 2048}, 32, 128, 5, test::h100());
     EXPECT_EQ(d.waves, 2);
     EXPECT_FALSE(d.reuse_across_waves);
-    EXPECT_DOUBLE_EQ(d.a_read_bytes, (42.0 + 23.0) * 32 * 2048 * 4);
-    EXPECT_DOUBLE_EQ(d.b_read_bytes, 2.0 * 16777216);
+    EXPECT_DOUBLE_EQ(d.a_bytes, (42.0 + 23.0) * 32 * 2048 * 4);
+    EXPECT_DOUBLE_EQ(d.b_bytes, 2.0 * 16777216);
 }
