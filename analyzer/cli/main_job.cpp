@@ -101,7 +101,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
     }
     measure_outcome outcome;
     {
-        // Ctrl-C or SIGTERM now ends the run after the pair in flight, keeping the others.
+        // Ctrl-C or SIGTERM now ends the run after the batch in flight, keeping the others.
         const stop_on_signals stop_guard;
         progress_bar bar(err);
         std::ofstream events;

@@ -1,7 +1,7 @@
 #pragma once
-// Ctrl-C (SIGINT) and SIGTERM during a measuring run: the run finishes the pair in flight, keeps
+// Ctrl-C (SIGINT) and SIGTERM during a measuring run: the run finishes the batch in flight, keeps
 // what it measured and exits 130 (collect/pair_loop.hpp). The handler only records the signal;
-// everything else happens in the loop, between pairs, where it is safe. The recorded signal is
+// everything else happens in the loop, between batches, where it is safe. The recorded signal is
 // the one global of the tool besides the rung registry.
 #include <memory>
 

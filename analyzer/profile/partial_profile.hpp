@@ -1,7 +1,7 @@
 #pragma once
 // The checkpoint of a measuring run (collect/pair_loop.hpp): the profile so far, written next
-// to the target profile as <profile>.partial after every pair, with what the run was (its work
-// list, settings, GPU and tool version) so that --resume refuses to continue a different one.
+// to the target profile as <profile>.partial after every batch of pairs, with what the run was (its
+// work list, settings, GPU and tool version) so that --resume refuses to continue a different one.
 // The file is a profile with one more key, "checkpoint", which profile readers ignore.
 #include <filesystem>
 #include <optional>
