@@ -1,5 +1,7 @@
 #include "gpu/spec.hpp"
 
+#include <fmt/format.h>
+
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 
@@ -48,6 +50,8 @@ const std::vector<gpu_spec>& gpu_specs() {
          // 1593 MHz DDR = 3186 MT/s: the rate behind the 2,039 GB/s that seed 002 quotes.
          .mem_clock_mhz = 1593,
          .l2_bytes = 40LL << 20,
+         // NVIDIA A100 whitepaper: "the L2 cache is divided into two partitions".
+         .l2_partitions = 2,
          .limits = sm_limits_cc80,
          .limits_source = limits_source("8.0"),
          .tensor_fp16_flop_per_clk_sm = 2048,
@@ -69,6 +73,9 @@ const std::vector<gpu_spec>& gpu_specs() {
          .bus_width_bits = 5120,
          .mem_clock_mhz = 2619,
          .l2_bytes = 50LL << 20,
+         // NVIDIA H100 whitepaper: the L2 is split in two partitions like the A100's; the
+         // measured L2 writes (1.5 per stored sector, docs/models/l2.md) show the second one.
+         .l2_partitions = 2,
          .limits = sm_limits_cc90,
          .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
@@ -92,6 +99,7 @@ const std::vector<gpu_spec>& gpu_specs() {
          .bus_width_bits = 6016,
          .mem_clock_mhz = 3201,
          .l2_bytes = 60LL << 20,
+         .l2_partitions = 2,  // GH100 like the H100; 1.5 writes per stored sector measured too
          .limits = sm_limits_cc90,
          .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
@@ -115,6 +123,7 @@ const std::vector<gpu_spec>& gpu_specs() {
          // GDDR7 at 28 Gbps per pin, written as 14000 MHz double data rate.
          .mem_clock_mhz = 14000,
          .l2_bytes = 48LL << 20,
+         // .l2_partitions left 0: how its L2 is split is neither published nor measured here.
          .limits = sm_limits_cc120,
          .limits_source = limits_source("12.0"),
          .tensor_fp16_flop_per_clk_sm = 512,
@@ -138,6 +147,19 @@ const gpu_spec& find_gpu(std::string_view key) {
         if (s.key == want) return s;
     const auto keys = gpu_keys();
     throw error(error_kind::usage, unknown_name_message("GPU", key, keys));
+}
+
+int l2_partitions_of(std::string_view key, std::string_view cc) {
+    const auto want = lower(key);
+    for (const auto& s : gpu_specs())
+        if (s.key == want) return s.l2_partitions;
+    std::optional<int> found;
+    for (const auto& s : gpu_specs()) {
+        if (fmt::format("{}.{}", s.cc_major, s.cc_minor) != cc) continue;
+        if (found && *found != s.l2_partitions) return 0;
+        found = s.l2_partitions;
+    }
+    return found.value_or(0);
 }
 
 std::optional<std::string> key_for_device_name(std::string_view device_name) {

@@ -24,6 +24,9 @@ struct gpu_spec {
     double mem_clock_mhz = 0;         // memory clock as CUDA reports it
     int mem_transfers_per_clock = 2;  // HBM/GDDR as CUDA reports them: double data rate
     std::int64_t l2_bytes = 0;
+    // Partitions the L2 is split into, each attached to part of the SMs, a line homed in one of
+    // them (the L2 traffic model, docs/models/l2.md). 0: not known, and no L2 traffic is modelled.
+    int l2_partitions = 0;
     int smem_banks = 32;
     // Threads, CTAs, registers and shared memory one SM holds (the occupancy calculation), and
     // where they come from.
@@ -58,6 +61,9 @@ struct peak_rates {
 [[nodiscard]] std::vector<std::string> gpu_keys();
 // Throws error_kind::usage naming the closest key.
 [[nodiscard]] const gpu_spec& find_gpu(std::string_view key);
+// The L2 partitions of the GPU with this key, or else of every known GPU of compute capability
+// `cc` ("9.0") where they all agree; 0 when neither says.
+[[nodiscard]] int l2_partitions_of(std::string_view key, std::string_view cc);
 // Maps a CUDA device name ("NVIDIA H100 80GB HBM3") to a key, if we know the GPU.
 [[nodiscard]] std::optional<std::string> key_for_device_name(std::string_view device_name);
 

@@ -66,3 +66,14 @@ TEST(Spec, DeviceNamesMapToKeys) {
     EXPECT_EQ(key_for_device_name("NVIDIA GeForce RTX 5070 Ti"), "rtx5070ti");
     EXPECT_FALSE(key_for_device_name("NVIDIA GeForce GTX 1080"));
 }
+
+// The L2 traffic model's partition count: by key, else by compute capability where every known
+// GPU of it agrees, else 0 (unknown: no L2 traffic is modelled).
+TEST(Spec, L2PartitionsByKeyThenByComputeCapability) {
+    EXPECT_EQ(l2_partitions_of("h100", "9.0"), 2);
+    EXPECT_EQ(l2_partitions_of("H200", "9.0"), 2);
+    EXPECT_EQ(l2_partitions_of("a100", "8.0"), 2);
+    EXPECT_EQ(l2_partitions_of("gh200-unknown", "9.0"), 2);
+    EXPECT_EQ(l2_partitions_of("rtx5070ti", "12.0"), 0);
+    EXPECT_EQ(l2_partitions_of("some-gpu", "7.5"), 0);
+}
