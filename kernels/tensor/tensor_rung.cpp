@@ -15,10 +15,15 @@ int cc_major(const gpu_info& gpu) {
 
 std::optional<std::string> tensor_can_run(const gpu_info& gpu, const shape& s, tensor_arch arch,
                                           int tile_m) {
-    if (s.n % 8 != 0 || s.k % 8 != 0)
-        return "N = " + std::to_string(s.n) + " and K = " + std::to_string(s.k) +
-               " must be multiples of 8: rows of bf16 A, B and C must be whole 16-byte units "
-               "for TMA and the 16-byte copies";
+    if (s.n % 8 != 0 || s.k % 8 != 0) {
+        // Name only the sizes at fault: "N = 3500 and K = 1200" would blame a K that is fine.
+        std::string bad;
+        if (s.n % 8 != 0) bad = "N = " + std::to_string(s.n);
+        if (s.k % 8 != 0) bad += (bad.empty() ? "" : " and ") + ("K = " + std::to_string(s.k));
+        return bad + (s.n % 8 != 0 && s.k % 8 != 0 ? " are not multiples" : " is not a multiple") +
+               " of 8: rows of bf16 A, B and C must be whole 16-byte units for TMA and the "
+               "16-byte copies";
+    }
     if (auto why = int_indices_exceeded(s)) return why;
     const int major = cc_major(gpu);
     if (arch == tensor_arch::sm80 && major < 8)

@@ -56,6 +56,20 @@ TEST(Registry, RungsRefuseAnMTallerThanTheGridHolds) {
     }
 }
 
+// The 16-bit rungs need N and K in whole 16-byte rows; the refusal names the size at fault only.
+TEST(Registry, TensorRungsNameOnlyTheSizeThatIsNotAMultipleOf8) {
+    const auto& r = rung_registry::get().find("bf16_mma");
+    const auto h100 = gpu_info_from_spec(find_gpu("h100"));
+    EXPECT_EQ(r.can_run(h100, shape{2500, 3500, 1200}).value_or(""),
+              "N = 3500 is not a multiple of 8: rows of bf16 A, B and C must be whole 16-byte "
+              "units for TMA and the 16-byte copies");
+    EXPECT_EQ(r.can_run(h100, shape{64, 64, 1201}).value_or("").substr(0, 31),
+              "K = 1201 is not a multiple of 8");
+    EXPECT_EQ(r.can_run(h100, shape{64, 63, 1201}).value_or("").substr(0, 40),
+              "N = 63 and K = 1201 are not multiples of");
+    EXPECT_FALSE(r.can_run(h100, shape{2500, 3504, 1200}));
+}
+
 // Every rung that launches a kernel of its own states the launch as numbers that hold
 // together; the cuBLAS rows, whose kernels are the library's, state none. (Registers and shared
 // memory against the compiled kernels: tests/collect/launch_info_test.cpp, on a GPU.)
