@@ -21,6 +21,8 @@ struct refined_model {
     // DRAM and L2 (bytes).
     std::optional<double> dram_read_bytes, dram_write_bytes;
     std::optional<double> l2_bytes, l2_read_bytes, l2_write_bytes;
+    // What the L2 partitions ask each other for (docs/models/l2.md).
+    std::optional<double> l2_fabric_bytes;
     // L1, global accesses: bytes of the 32-byte sectors touched, and warp requests.
     std::optional<double> l1_global_load_bytes, l1_global_store_bytes, l1_global_load_requests;
     // Shared memory through the LSU pipe, and what cp.async writes into it.
@@ -48,6 +50,11 @@ struct refined_model {
         std::string reason;
     };
     std::optional<value_band> dram_read_band;
+    // The same for the L2 traffic model (kernels/l2_traffic.hpp): L2 writes where partial-sector
+    // stores may or may not merge, fabric bytes where a far copy may or may not be kept.
+    std::optional<value_band> l2_write_band, l2_fabric_band;
+    // The band of `key`, where the model gives one.
+    [[nodiscard]] const value_band* band(std::string_view key) const;
 
     // The value of `key`; empty when the model does not predict it or no field holds the key.
     [[nodiscard]] std::optional<double> get(std::string_view key) const;
@@ -75,6 +82,7 @@ inline constexpr std::array refined_fields{
     refined_field{keys::l2_bytes, &refined_model::l2_bytes},
     refined_field{keys::l2_read_bytes, &refined_model::l2_read_bytes},
     refined_field{keys::l2_write_bytes, &refined_model::l2_write_bytes},
+    refined_field{keys::l2_fabric_bytes, &refined_model::l2_fabric_bytes},
     refined_field{keys::l1_global_load_bytes, &refined_model::l1_global_load_bytes},
     refined_field{keys::l1_global_store_bytes, &refined_model::l1_global_store_bytes},
     refined_field{keys::l1_global_load_requests, &refined_model::l1_global_load_requests},
@@ -119,15 +127,23 @@ namespace detail {
 
 static_assert(detail::refined_fields_are_distinct(), "one table row per key and per field");
 // A field added to the struct but not to the table would be invisible to get/set, the profile
-// file and the report: every field but `notes` and the band has its row.
+// file and the report: every field but `notes` and the bands has its row.
 static_assert(sizeof(refined_model) == refined_fields.size() * sizeof(std::optional<double>) +
                                            sizeof(std::vector<std::string>) +
-                                           sizeof(std::optional<refined_model::value_band>),
+                                           3 * sizeof(std::optional<refined_model::value_band>),
               "every optional field of refined_model has a row in refined_fields");
 
 inline std::optional<double> refined_model::get(std::string_view key) const {
     const auto* f = detail::find_refined_field(key);
     return f ? this->*(f->member) : std::nullopt;
+}
+
+inline const refined_model::value_band* refined_model::band(std::string_view key) const {
+    const std::optional<value_band>* b = key == keys::dram_read_bytes   ? &dram_read_band
+                                         : key == keys::l2_write_bytes  ? &l2_write_band
+                                         : key == keys::l2_fabric_bytes ? &l2_fabric_band
+                                                                        : nullptr;
+    return b && *b ? &**b : nullptr;
 }
 
 inline void refined_model::set(std::string_view key, double v) {

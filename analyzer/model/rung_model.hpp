@@ -12,6 +12,7 @@
 #include "gpu/gpu_info.hpp"
 #include "gpu/occupancy.hpp"
 #include "gpu/sm_limits.hpp"
+#include "gpu/spec.hpp"
 #include "model/refined_model.hpp"
 
 namespace tgemm {
@@ -21,7 +22,8 @@ namespace tgemm {
 struct model_context {
     std::int64_t l2_bytes = 0;
     int sm_count = 0;
-    sm_limits limits;  // for gpu/occupancy.hpp
+    sm_limits limits;       // for gpu/occupancy.hpp
+    int l2_partitions = 0;  // 0: unknown, and the L2 traffic model (kernels/l2_traffic) is off
 };
 
 // The context of `gpu`. Throws error_kind::input when its SM limits are unknown (an old profile
@@ -31,7 +33,7 @@ struct model_context {
         throw error(error_kind::input, "no SM limits, L2 size or SM count for GPU '" + gpu.key +
                                            "' (compute capability " + gpu.cc +
                                            "): the models cannot predict it");
-    return {gpu.l2_bytes, gpu.sm_count, gpu.limits};
+    return {gpu.l2_bytes, gpu.sm_count, gpu.limits, l2_partitions_of(gpu.key, gpu.cc)};
 }
 
 struct textbook_model {
@@ -124,6 +126,12 @@ inline constexpr double fp32_bytes = 4.0;
 // The tolerance on DRAM reads that ShippedRung.RefinedModelPredictsTheCounters allows around
 // the model (or its band).
 inline constexpr double dram_tolerance = 0.10;
+// The L2 traffic model's tolerance (kernels/l2_traffic.hpp; issue 10: L2 bytes 10 %), and the
+// floor under it: at 1024³ a row moves ~1 MB of 6-30 MB, the size of what the collector's
+// preparation may leave (write_residue_bytes). The fabric bytes are derived from the model's
+// DRAM reads, so they also carry that model's tolerance on their A and B part.
+inline constexpr double l2_tolerance = 0.10;
+inline constexpr double l2_floor_bytes = 1e6;
 // What a DRAM write count may exceed the bytes of C by: the residue a read-only kernel sees after
 // the collector's preparation (Collector.KnownTrafficKernels asserts under 1 MB; measured
 // 2.3 KB on the H100, docs/measurement.md).

@@ -5,15 +5,17 @@
 //
 // Tolerances (issue 3): L1 global load bytes 5 %; shared-memory wavefronts 5 %, loads and
 // stores together (stores carry timing-dependent extra conflicts, docs/models/01_03...);
-// FLOPs exactly. DRAM reads on every row, no row excepted: within 10 % of the model, or of
-// its read band's ends where it gives one (an effect it does not derive, bounded by its two
-// limiting cases). DRAM writes on every row: at least what the model says must leave L2 less
-// what may stay dirty there at the end (at most the L2), at most every sector the kernel stores
-// (C once, or more where partial stores hit a sector at different times) plus the residue the
-// collector's preparation leaves (model::write_residue_bytes, under 1 MB): the preparation
-// leaves L2 clean since issue 10, so no other allowance is needed. cuBLAS rows: only their
-// compulsory reads are modelled, so only the lower end is asserted (and the FP32 FLOPs are not).
-// Tensor rungs (docs/models/13_17_tensor.md) add: tensor FLOPs, wgmma, ldmatrix and stmatrix
+// FLOPs exactly. L2 writes and fabric bytes (the L2 traffic model, docs/models/l2.md) within 10 %
+// or 1 MB of the model or its band, the fabric also within the DRAM read tolerance of its A and B
+// part, which it takes from the DRAM read model. DRAM reads on every row, no row excepted: within
+// 10 % of the model, or of its read band's ends where it gives one (an effect it does not derive,
+// bounded by its two limiting cases). DRAM writes on every row: at least what the model says must
+// leave L2 less what may stay dirty there at the end (at most the L2), at most every sector the
+// kernel stores (C once, or more where partial stores hit a sector at different times) plus the
+// residue the collector's preparation leaves (model::write_residue_bytes, under 1 MB): the
+// preparation leaves L2 clean since issue 10, so no other allowance is needed. cuBLAS rows: only
+// their compulsory reads are modelled, so only the lower end is asserted (and the FP32 FLOPs are
+// not). Tensor rungs (docs/models/13_17_tensor.md) add: tensor FLOPs, wgmma, ldmatrix and stmatrix
 // wavefronts exactly; TMA load bytes exactly at aligned shapes and 10 % at ragged ones (the
 // multicast count's unexplained +7.9 % at 1000×776×328); where the epilogue stages C through
 // shared memory with stmatrix, LSU shared wavefronts between the model and 20 % above it (the
@@ -24,6 +26,7 @@
 #include <cmath>
 #include <string>
 
+#include "l2_expectations.hpp"
 #include "model/levels.hpp"
 #include "shipped_profiles.hpp"
 
@@ -135,6 +138,10 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
             << where << ": DRAM writes " << writes_measured
             << " above every stored sector once plus the residue, " << writes_high;
 
+        // L2 writes and fabric bytes: the one L2 traffic model (kernels/l2_traffic.hpp).
+        test::expect_l2_traffic(pred, get(m->counters, keys::l2_write_bytes),
+                                get(m->counters, keys::l2_fabric_bytes), c_bytes, where);
+
         // FLOPs: the instrumented counters are exact, so is the model.
         EXPECT_EQ(get(m->counters, keys::flops), get(pred, keys::flops)) << where;
 
@@ -172,3 +179,26 @@ INSTANTIATE_TEST_SUITE_P(Gpus, ShippedProfile, ::testing::ValuesIn(test::shipped
                          [](const auto& info) { return info.param; });
 INSTANTIATE_TEST_SUITE_P(Gpus, ShippedRung, ::testing::ValuesIn(test::shipped_gpu_rungs()),
                          [](const auto& info) { return info.param.gpu + "_" + info.param.rung; });
+
+// How many predicted values carry a band instead of a point (issue 10 asks for at most 5 % of
+// (rung, shape, counter) rows). Counted over both shipped profiles, against the values the models
+// predict there: 328 of 2810 (11.7 %, the goal not met: docs/models/l2.md says which effects the
+// bands stand for). The bound is today's count, so a new band shows here.
+TEST(ShippedProfileBands, AtMostTodaysShare) {
+    int values = 0;
+    int bands = 0;
+    for (const auto& g : test::shipped_gpus()) {
+        const auto& p = test::shipped(g);
+        const auto mc = model_context_for(p.gpu);
+        for (const auto& m : p.measurements) {
+            const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+            for (const auto& f : refined_fields) {
+                if (!pred.get(f.key)) continue;
+                ++values;
+                if (pred.band(f.key)) ++bands;
+            }
+        }
+    }
+    EXPECT_EQ(values, 2810);
+    EXPECT_LE(bands, 328);
+}

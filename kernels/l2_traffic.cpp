@@ -1,0 +1,105 @@
+#include "l2_traffic.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace tgemm::kernels {
+namespace {
+
+std::string mb(double bytes) {
+    return fmt::format("{:.1f} MB", bytes / 1e6);
+}
+
+// A band only where its ends differ by more than rounding.
+bool differs(double low, double high) {
+    return high > low * (1 + 1e-9);
+}
+
+}  // namespace
+
+void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int partitions) {
+    if (partitions <= 0) {
+        r.notes.emplace_back(
+            "L2 traffic: not modelled: how this GPU's L2 is partitioned is not known");
+        return;
+    }
+    if (!r.dram_read_bytes || !(r.l1_global_store_bytes || r.tma_store_bytes)) return;
+
+    const double far = double(partitions - 1) / partitions;
+    const double c = double(e.c_element_bytes) * double(s.m) * double(s.n);
+    const double stored = r.l1_global_store_bytes.value_or(0) + r.tma_store_bytes.value_or(0);
+    // Partial-sector stores: L2 sees at least each sector of C once, at most every request.
+    const double stored_low = std::min(stored, c);
+
+    r.l2_write_bytes = (1 + far) * stored;
+    if (differs(stored_low, stored)) {
+        r.l2_write_band = refined_model::value_band{
+            (1 + far) * stored_low, (1 + far) * stored,
+            "stores write parts of a sector in separate requests; whether L2 sees them merged "
+            "depends on how close in time they arrive"};
+        r.notes.push_back(fmt::format(
+            "L2 band: writes between {} (each sector of C once) and {} (each store request's "
+            "sectors), × {:.2f} for the home partition",
+            mb((1 + far) * stored_low), mb((1 + far) * stored), 1 + far));
+    } else {
+        r.notes.push_back(fmt::format(
+            "L2 writes: the {} stored, counted at the SM's partition and again at the line's home "
+            "when that is another one ({} of {} lines): × {:.2f}",
+            mb(stored), partitions - 1, partitions, 1 + far));
+    }
+
+    // Fabric: C's lines cross when homed away from their one SM, A's and B's once per partition
+    // that did not bring them from DRAM, for each time they are brought.
+    const double reads = *r.dram_read_bytes;
+    const double c_read = std::min(c, reads);
+    const auto ab_part = [&](double dram_reads) { return std::max(0.0, dram_reads - c_read); };
+    const double ab = ab_part(reads);
+    const double ab_compulsory =
+        double(e.ab_element_bytes) * (double(s.m) * double(s.k) + double(s.k) * double(s.n));
+    const double c_cross = far * (c_read + stored);
+    r.l2_fabric_bytes = (partitions - 1) * ab + c_cross;
+
+    double low = *r.l2_fabric_bytes;
+    double high = low;
+    std::string reason;
+    const auto add_reason = [&](const std::string& why) {
+        reason += (reason.empty() ? "" : "; ") + why;
+    };
+    const double ab_low = r.dram_read_band ? ab_part(r.dram_read_band->low) : ab;
+    const double ab_high = r.dram_read_band ? ab_part(r.dram_read_band->high) : ab;
+    if (ab_high > ab_compulsory * 1.001) {
+        // A line brought from DRAM again may be needed by one partition only at that time.
+        low = far * ab_low + far * (c_read + stored_low);
+        add_reason(
+            "A and B are read from DRAM more than once, and a refill may serve only the "
+            "partition that missed");
+    } else if (differs(stored_low, stored)) {
+        low = (partitions - 1) * ab_low + far * (c_read + stored_low);
+    }
+    high = std::max(high, (partitions - 1) * ab_high + c_cross);
+    if (differs(stored_low, stored)) add_reason("partial-sector stores may merge before the L2");
+    if (r.tma_load_bytes.value_or(0) > 0) {
+        // Never kept: every request for a far line crosses (what the SMs request of L2, C's
+        // reads included, and the stores).
+        const double requested = r.l2_requested_bytes.value_or(*r.tma_load_bytes);
+        high = std::max(high, far * (requested + stored));
+        add_reason(
+            "TMA loads: whether the SM's partition keeps a copy of a line homed in the "
+            "other one is not known");
+    }
+    if (differs(low, high)) {
+        r.l2_fabric_band = refined_model::value_band{low, high, reason};
+        r.notes.push_back(
+            fmt::format("L2 fabric band: between {} and {}: {}", mb(low), mb(high), reason));
+    } else {
+        r.notes.push_back(fmt::format(
+            "L2 fabric: A and B cross to the other partition once per DRAM read ({}); C's "
+            "reads and stores when homed there ({} of {}): {}",
+            mb(ab), partitions - 1, partitions, mb(*r.l2_fabric_bytes)));
+    }
+}
+
+}  // namespace tgemm::kernels

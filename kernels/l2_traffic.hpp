@@ -1,0 +1,37 @@
+#pragma once
+// The L2 traffic that follows from a split L2, for every rung from what its model already
+// predicts (stores, DRAM reads, TMA loads): L2 writes and the bytes the partitions ask each other
+// for. Derivation and the experiment behind it: docs/models/l2.md. Host-only C++.
+//
+// A GPU whose L2 is P partitions (Hopper, Ampere: 2) homes each line in one of them, by address,
+// evenly. An SM reads and writes through the partition it is attached to; a line homed in
+// another one is looked up there over the L2 fabric, and counted by both. So:
+// - a store is counted once at the near partition and once more at the home when that is
+//   another one: (1 + (P-1)/P) per stored sector;
+// - a line of C, which one CTA (one SM) reads and writes, crosses with probability (P-1)/P;
+// - a line of A or B, which CTAs on every partition read, crosses P-1 times for each time it is
+//   brought from DRAM, when each partition keeps its copy as long as the home keeps the line.
+//
+// What it does not derive gets a typed band between the limiting cases, as for DRAM reads:
+// - stores that write parts of one sector in several requests (L1 store sectors above C's):
+//   L2 sees between one write per sector of C (all merged) and one per request (none merged);
+// - operands read from DRAM more than once (the wave model's re-reads): a refill may serve only
+//   the partition that missed ((P-1)/P crossings) or all of them (P-1);
+// - loads by TMA: whether the near partition keeps a copy of a far line for the next request
+//   is not known, so between kept (the rule above) and never kept (every far request crosses).
+#include "core/shape.hpp"
+#include "model/refined_model.hpp"
+
+namespace tgemm::kernels {
+
+struct l2_operands {
+    int ab_element_bytes = 4;  // of A and B
+    int c_element_bytes = 4;   // of C
+};
+
+// Sets `r`'s l2_write_bytes and l2_fabric_bytes (and their bands and notes) from its stores,
+// TMA loads and DRAM reads. Leaves them empty, with a note, where those are not predicted (the
+// cuBLAS rows) or `partitions` is 0 (not known).
+void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int partitions);
+
+}  // namespace tgemm::kernels

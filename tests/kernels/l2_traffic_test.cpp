@@ -1,0 +1,105 @@
+// The L2 traffic model (kernels/l2_traffic.hpp, docs/models/l2.md) on hand-computed cases.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "l2_traffic.hpp"
+
+using namespace tgemm;
+using kernels::add_l2_traffic;
+using kernels::l2_operands;
+
+namespace {
+constexpr double mib = 1024.0 * 1024.0;
+const shape s2048{2048, 2048, 2048};  // FP32: A, B and C 16 MiB each
+
+bool has_note(const refined_model& r, std::string_view start) {
+    return std::any_of(r.notes.begin(), r.notes.end(),
+                       [&](const std::string& n) { return n.starts_with(start); });
+}
+}  // namespace
+
+// Whole-sector stores of C once, operands read once: writes 1.5 × C; fabric A + B (the other
+// partition brings each line once) + half of C's read and half of its write.
+TEST(L2Traffic, TwoPartitionsWholeSectorStores) {
+    refined_model r;
+    r.dram_read_bytes = 48 * mib;
+    r.l1_global_store_bytes = 16 * mib;
+    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    EXPECT_DOUBLE_EQ(*r.l2_write_bytes, 24 * mib);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 32 * mib + 8 * mib + 8 * mib);
+    EXPECT_FALSE(r.l2_write_band);
+    EXPECT_FALSE(r.l2_fabric_band);
+    EXPECT_TRUE(has_note(r, "L2 writes:"));
+    EXPECT_TRUE(has_note(r, "L2 fabric:"));
+}
+
+// One partition: nothing crosses, each store counted once.
+TEST(L2Traffic, OnePartitionHasNoFabric) {
+    refined_model r;
+    r.dram_read_bytes = 48 * mib;
+    r.l1_global_store_bytes = 16 * mib;
+    add_l2_traffic(r, s2048, l2_operands{4, 4}, 1);
+    EXPECT_DOUBLE_EQ(*r.l2_write_bytes, 16 * mib);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 0);
+}
+
+// Four store requests per sector of C: writes between 1.5 × C (merged) and 1.5 × 4C (not).
+TEST(L2Traffic, PartialSectorStoresGiveABand) {
+    refined_model r;
+    r.dram_read_bytes = 48 * mib;
+    r.l1_global_store_bytes = 64 * mib;
+    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    ASSERT_TRUE(r.l2_write_band);
+    EXPECT_DOUBLE_EQ(r.l2_write_band->low, 24 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_write_band->high, 96 * mib);
+    EXPECT_DOUBLE_EQ(*r.l2_write_bytes, 96 * mib);
+    ASSERT_TRUE(r.l2_fabric_band);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 32 * mib + 8 * mib + 8 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 32 * mib + 8 * mib + 32 * mib);
+    EXPECT_TRUE(has_note(r, "L2 band:"));
+}
+
+// A and B read from DRAM twice over: a refill may serve only the partition that missed, so the
+// low end crosses half of them.
+TEST(L2Traffic, ReReadOperandsLowerTheFabricsLowEnd) {
+    refined_model r;
+    r.dram_read_bytes = 80 * mib;  // 64 MiB of A and B, C 16
+    r.l1_global_store_bytes = 16 * mib;
+    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 64 * mib + 16 * mib);
+    ASSERT_TRUE(r.l2_fabric_band);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 32 * mib + 16 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 64 * mib + 16 * mib);
+}
+
+// TMA loads: the high end has every request for a far line cross (half of what the SMs request).
+TEST(L2Traffic, TmaLoadsRaiseTheFabricsHighEnd) {
+    const shape s{2048, 2048, 2048};
+    refined_model r;
+    r.dram_read_bytes = 24 * mib;  // BF16: A, B, C 8 MiB each
+    r.tma_load_bytes = 256 * mib;
+    r.l2_requested_bytes = 264 * mib;
+    r.l1_global_store_bytes = 8 * mib;
+    add_l2_traffic(r, s, l2_operands{2, 2}, 2);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 16 * mib + 8 * mib);
+    ASSERT_TRUE(r.l2_fabric_band);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 24 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 0.5 * (264 + 8) * mib);
+}
+
+// Unknown partitions, or no store model (cuBLAS): nothing predicted, never a guess.
+TEST(L2Traffic, NothingWithoutPartitionsOrStores) {
+    refined_model r;
+    r.dram_read_bytes = 48 * mib;
+    r.l1_global_store_bytes = 16 * mib;
+    add_l2_traffic(r, s2048, l2_operands{4, 4}, 0);
+    EXPECT_FALSE(r.l2_write_bytes);
+    EXPECT_FALSE(r.l2_fabric_bytes);
+    EXPECT_TRUE(has_note(r, "L2 traffic: not modelled"));
+    refined_model lib;
+    lib.dram_read_bytes = 48 * mib;
+    add_l2_traffic(lib, s2048, l2_operands{4, 4}, 2);
+    EXPECT_FALSE(lib.l2_write_bytes);
+    EXPECT_FALSE(lib.l2_fabric_bytes);
+}
