@@ -1,23 +1,80 @@
-// The DRAM read model at shapes the shipped profiles do not hold: a profile the tool measured on
-// the H100 at three shapes chosen after the model was written (docs/models/dram-waves.md,
-// "Shapes the model was not fitted to"): odd and wide (2500×3500×1200), tall and skinny
-// (6144×1024×1536) and deep (1536×1536×4096). Every rung's reads within 10 % of the model as the
-// code computes it now, or of its band's ends, as in the shipped-profile test; cuBLAS's only from
-// below (only its compulsory reads are modelled). The one row outside is named, so a change that
-// moves it either way shows here.
+// The DRAM read and L2 traffic models at shapes the shipped profiles do not hold: profiles the tool
+// measured on the H100 and on the H200 at three shapes chosen after the DRAM model was written
+// (docs/models/dram-waves.md, "Shapes the model was not fitted to"): odd and wide (2500×3500×1200),
+// tall and skinny (6144×1024×1536) and deep (1536×1536×4096). Every rung's reads within 10 % of the
+// model as the code computes it now, or of its band's ends, as in the shipped-profile test;
+// cuBLAS's only from below (only its compulsory reads are modelled). The one row outside is named,
+// so a change that moves it either way shows here.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
+#include "l2_expectations.hpp"
 #include "model/levels.hpp"
 #include "profile/profile_file.hpp"
 #include "rung.hpp"
 
 using namespace tgemm;
 
-TEST(NewShapes, DramReadsWithinTheModelOrItsBand) {
-    const auto p =
-        read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/h100-new-shapes.json");
+namespace {
+// docs/validation/<gpu>-new-shapes.json, read once per GPU.
+const profile& new_shapes(const std::string& gpu) {
+    static std::map<std::string, profile> cache;
+    auto it = cache.find(gpu);
+    if (it == cache.end())
+        it = cache
+                 .emplace(gpu, read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" +
+                                            gpu + "-new-shapes.json"))
+                 .first;
+    return it->second;
+}
+
+class NewShapes : public ::testing::TestWithParam<std::string> {};
+
+// "<gpu> <kernel> at <shape>" → the most its DRAM reads may be, as a multiple of the model's
+// high end (the measured ratio, rounded up).
+const std::map<std::string, double> known_misses = {
+    {"h100 blocktiling_1d at 2500×3500×1200", 1.11},
+    {"h200 naive at 1536×1536×4096", 1.22},
+    {"h200 smem_tiling at 1536×1536×4096", 1.17},
+};
+}  // namespace
+
+// The L2 traffic model (docs/models/l2.md) at the same shapes: L2 writes and fabric bytes as in
+// the shipped-profile test, every rung but cuBLAS. The fabric's A and B part is the DRAM read
+// model's, so the rows whose DRAM reads that model misses (below) miss their fabric with them:
+// named, and held to the measured excess of their reads.
+TEST_P(NewShapes, L2WritesAndFabricWithinTheModelOrItsBand) {
+    const auto& p = new_shapes(GetParam());
+    const auto mc = model_context_for(p.gpu);
+    int compared = 0;
+    for (const auto& m : p.measurements) {
+        if (m.skipped || m.kernel.starts_with("cublas")) continue;
+        const auto& r = rung_registry::get().find(m.kernel);
+        const auto pred = r.model(m.size, mc).refined;
+        const double c = double(m.size.m) * double(m.size.n) * element_bytes(r.types.c);
+        const auto where = m.kernel + " at " + to_string(m.size);
+        const double fabric = m.counters.at(std::string(keys::l2_fabric_bytes));
+        ++compared;
+        if (known_misses.contains(GetParam() + " " + where)) {
+            const double reads_excess =
+                m.counters.at(std::string(keys::dram_read_bytes)) - pred.dram_read_bytes.value();
+            EXPECT_TRUE(
+                test::within_l2_model(pred, fabric, keys::l2_fabric_bytes, reads_excess, where));
+            EXPECT_TRUE(test::within_l2_model(pred,
+                                              m.counters.at(std::string(keys::l2_write_bytes)),
+                                              keys::l2_write_bytes, 0, where));
+            continue;
+        }
+        test::expect_l2_traffic(pred, m.counters.at(std::string(keys::l2_write_bytes)), fabric, c,
+                                where);
+    }
+    EXPECT_EQ(compared, 43);
+}
+
+TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
+    const auto& p = new_shapes(GetParam());
     const auto mc = model_context_for(p.gpu);
     const double tol = model::dram_tolerance;
     int compared = 0;
@@ -36,11 +93,18 @@ TEST(NewShapes, DramReadsWithinTheModelOrItsBand) {
         if (m.kernel.starts_with("cublas")) continue;
         if (reads <= (1 + tol) * high) continue;
         ++outside;
-        // The known miss: blocktiling_1d's 64×64 tiles at 2500×3500×1200 read 10.6 % more than
-        // the model, whose waves of 264 CTAs keep B in L2 (docs/models/dram-waves.md).
-        EXPECT_EQ(where, "blocktiling_1d at 2500×3500×1200") << reads << " > " << high;
-        EXPECT_LE(reads, 1.11 * high) << where;
+        // The known misses, each held to its measured excess so that a change either way shows:
+        // H100: blocktiling_1d's 64×64 tiles at 2500×3500×1200 read 10.6 % more than the model,
+        // whose waves of 264 CTAs keep B in L2 (docs/models/dram-waves.md). H200: naive and
+        // smem_tiling (32×32 tiles) at 1536×1536×4096 read 21 % and 16 % more than the model's
+        // A, B and C once (60 MB); on the H100 both are within it. Not explained yet.
+        const auto it = known_misses.find(GetParam() + " " + where);
+        ASSERT_NE(it, known_misses.end()) << where << ": " << reads << " > " << high;
+        EXPECT_LE(reads, it->second * high) << where;
     }
     EXPECT_EQ(compared, 49);
-    EXPECT_LE(outside, 1);
+    EXPECT_EQ(outside, GetParam() == "h100" ? 1 : 2);
 }
+
+INSTANTIATE_TEST_SUITE_P(Gpus, NewShapes, ::testing::Values("h100", "h200"),
+                         [](const auto& info) { return info.param; });
