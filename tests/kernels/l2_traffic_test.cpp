@@ -13,6 +13,16 @@ namespace {
 constexpr double mib = 1024.0 * 1024.0;
 const shape s2048{2048, 2048, 2048};  // FP32: A, B and C 16 MiB each
 
+// A 2048³ FP32 row whose model reads `reads` from DRAM and stores `stored` at L1, through the
+// L2 traffic model with `partitions`.
+refined_model fp32_2048(double reads, double stored, int partitions) {
+    refined_model r;
+    r.dram_read_bytes = reads;
+    r.l1_global_store_bytes = stored;
+    add_l2_traffic(r, s2048, l2_operands{4, 4}, partitions);
+    return r;
+}
+
 bool has_note(const refined_model& r, std::string_view start) {
     return std::any_of(r.notes.begin(), r.notes.end(),
                        [&](const std::string& n) { return n.starts_with(start); });
@@ -22,10 +32,7 @@ bool has_note(const refined_model& r, std::string_view start) {
 // Whole-sector stores of C once, operands read once: writes 1.5 × C; fabric A + B (the other
 // partition brings each line once) + half of C's read and half of its write.
 TEST(L2Traffic, TwoPartitionsWholeSectorStores) {
-    refined_model r;
-    r.dram_read_bytes = 48 * mib;
-    r.l1_global_store_bytes = 16 * mib;
-    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    const auto r = fp32_2048(48 * mib, 16 * mib, 2);
     EXPECT_DOUBLE_EQ(*r.l2_write_bytes, 24 * mib);
     EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 32 * mib + 8 * mib + 8 * mib);
     EXPECT_FALSE(r.l2_write_band);
@@ -36,20 +43,14 @@ TEST(L2Traffic, TwoPartitionsWholeSectorStores) {
 
 // One partition: nothing crosses, each store counted once.
 TEST(L2Traffic, OnePartitionHasNoFabric) {
-    refined_model r;
-    r.dram_read_bytes = 48 * mib;
-    r.l1_global_store_bytes = 16 * mib;
-    add_l2_traffic(r, s2048, l2_operands{4, 4}, 1);
+    const auto r = fp32_2048(48 * mib, 16 * mib, 1);
     EXPECT_DOUBLE_EQ(*r.l2_write_bytes, 16 * mib);
     EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 0);
 }
 
 // Four store requests per sector of C: writes between 1.5 × C (merged) and 1.5 × 4C (not).
 TEST(L2Traffic, PartialSectorStoresGiveABand) {
-    refined_model r;
-    r.dram_read_bytes = 48 * mib;
-    r.l1_global_store_bytes = 64 * mib;
-    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    const auto r = fp32_2048(48 * mib, 64 * mib, 2);
     ASSERT_TRUE(r.l2_write_band);
     EXPECT_DOUBLE_EQ(r.l2_write_band->low, 24 * mib);
     EXPECT_DOUBLE_EQ(r.l2_write_band->high, 96 * mib);
@@ -63,10 +64,7 @@ TEST(L2Traffic, PartialSectorStoresGiveABand) {
 // A and B read from DRAM twice over: a refill may serve only the partition that missed, so the
 // low end crosses half of them.
 TEST(L2Traffic, ReReadOperandsLowerTheFabricsLowEnd) {
-    refined_model r;
-    r.dram_read_bytes = 80 * mib;  // 64 MiB of A and B, C 16
-    r.l1_global_store_bytes = 16 * mib;
-    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    const auto r = fp32_2048(80 * mib, 16 * mib, 2);  // A and B 64 MiB, C 16
     EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 64 * mib + 16 * mib);
     ASSERT_TRUE(r.l2_fabric_band);
     EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 32 * mib + 16 * mib);
@@ -90,10 +88,7 @@ TEST(L2Traffic, TmaLoadsRaiseTheFabricsHighEnd) {
 
 // Unknown partitions, or no store model (cuBLAS): nothing predicted, never a guess.
 TEST(L2Traffic, NothingWithoutPartitionsOrStores) {
-    refined_model r;
-    r.dram_read_bytes = 48 * mib;
-    r.l1_global_store_bytes = 16 * mib;
-    add_l2_traffic(r, s2048, l2_operands{4, 4}, 0);
+    const auto r = fp32_2048(48 * mib, 16 * mib, 0);
     EXPECT_FALSE(r.l2_write_bytes);
     EXPECT_FALSE(r.l2_fabric_bytes);
     EXPECT_TRUE(has_note(r, "L2 traffic: not modelled"));
