@@ -17,9 +17,12 @@ using namespace tgemm;
 namespace {
 
 void print(const char* what, const counter_values& v) {
-    std::printf("%-34s dram_read %12.0f dram_write %12.0f l2 %14.0f duration_ns %10.0f\n", what,
-                v.values.at("dram_read_bytes"), v.values.at("dram_write_bytes"),
-                v.values.at("l2_bytes"), v.values.at("duration_ns"));
+    std::printf(
+        "%-34s dram_read %12.0f dram_write %12.0f l2 %14.0f l2_write %12.0f l2_tex %14.0f "
+        "l2_fabric %12.0f duration_ns %10.0f\n",
+        what, v.values.at("dram_read_bytes"), v.values.at("dram_write_bytes"),
+        v.values.at("l2_bytes"), v.values.at("l2_write_bytes"), v.values.at("l2_tex_bytes"),
+        v.values.at("l2_fabric_bytes"), v.values.at("duration_ns"));
 }
 
 // The GPU made current, a counter session, and the buffers of kernels whose traffic is known:
@@ -27,6 +30,7 @@ void print(const char* what, const counter_values& v) {
 struct known_traffic {
     explicit known_traffic(const local_device& d)
         : device(select(d.index)),
+          sm_count(d.info.sm_count),
           session(d.index),
           scratch(4 * static_cast<std::size_t>(d.info.l2_bytes) / sizeof(float) / 32 * 32),
           data(64u << 20 >> 2),
@@ -45,11 +49,18 @@ struct known_traffic {
         cudaMemsetAsync(dirty.get(), 1, dirty.bytes(), stream.get());
     }
     void read64() const { probe::touch(data.get(), data.size(), data.get(), stream.get()); }
+    void store64() const { probe::store(data.get(), data.size(), stream.get()); }
+    // 8 MB read by one CTA on every SM.
+    void read8_everywhere() const {
+        probe::read_by_every_sm(data.get(), (8u << 20) / sizeof(float),
+                                data.get() + data.size() - 1, sm_count, stream.get());
+    }
     void spin(long long cycles) const {
         probe::spin(cycles, reinterpret_cast<int*>(dirty.get()), stream.get());
     }
 
     int device;
+    int sm_count;
     cuda_stream stream;
     counter_session session;
     device_buffer scratch, data, dirty;
@@ -124,4 +135,28 @@ TEST_F(Collector, ABatchCountsEachLaunchAsAlone) {
               alone.values.at("l1_global_load_requests"));
     EXPECT_NEAR(batch[1].values.at("l2_bytes"), alone.values.at("l2_bytes"),
                 0.02 * alone.values.at("l2_bytes"));
+}
+
+// The experiment behind the L2 traffic model (kernels/l2_traffic.hpp, docs/models/l2.md), on
+// kernels whose traffic is known, after the collector's own preparation: a line one SM reads or
+// writes crosses between the two partitions half the time (homed in the other one); a line SMs
+// on both partitions read crosses once; a store is counted at both partitions when it crosses
+// (1.5 per stored byte). Tolerances: 10 %, the model's. A kernel that touches nothing shows what
+// the preparation leaves in the counted window (the 1024³ validation rows, docs/validation.md).
+TEST_F(Collector, L2PartitionsOnKnownTraffic) {
+    const double mb64 = 64.0 * (1 << 20);
+    const double mb8 = 8.0 * (1 << 20);
+    const auto idle = k->session.collect(flush, [&] { k->spin(100000); });
+    print("spin 50 us, flushed", idle);
+    const auto read = k->session.collect(flush, read64);
+    print("read 64 MB once, flushed", read);
+    const auto store = k->session.collect(flush, [&] { k->store64(); });
+    print("store 64 MB once, flushed", store);
+    const auto shared = k->session.collect(flush, [&] { k->read8_everywhere(); });
+    print("read 8 MB on every SM, flushed", shared);
+    EXPECT_NEAR(read.values.at("l2_fabric_bytes"), 0.5 * mb64, 0.1 * 0.5 * mb64);
+    EXPECT_NEAR(store.values.at("l2_write_bytes"), 1.5 * mb64, 0.1 * 1.5 * mb64);
+    EXPECT_NEAR(store.values.at("l2_fabric_bytes"), 0.5 * mb64, 0.1 * 0.5 * mb64);
+    EXPECT_NEAR(shared.values.at("l2_fabric_bytes"), mb8, 0.1 * mb8);
+    EXPECT_LT(idle.values.at("l2_fabric_bytes"), 2e6);
 }
