@@ -141,8 +141,10 @@ TEST_F(Collector, ABatchCountsEachLaunchAsAlone) {
 // kernels whose traffic is known, after the collector's own preparation: a line one SM reads or
 // writes crosses between the two partitions half the time (homed in the other one); a line SMs
 // on both partitions read crosses once; a store is counted at both partitions when it crosses
-// (1.5 per stored byte). Tolerances: 10 %, the model's. A kernel that touches nothing shows what
-// the preparation leaves in the counted window (the 1024³ validation rows, docs/validation.md).
+// (1.5 per stored byte). A kernel that touches nothing shows what every counted window holds
+// besides the kernel (1.69 MB of fabric bytes on the H100, docs/validation/h100-collector-known-
+// traffic.log): the fabric is compared after taking that off. Measured there within 0.6 %;
+// asserted within 2 %.
 TEST_F(Collector, L2PartitionsOnKnownTraffic) {
     const double mb64 = 64.0 * (1 << 20);
     const double mb8 = 8.0 * (1 << 20);
@@ -154,9 +156,14 @@ TEST_F(Collector, L2PartitionsOnKnownTraffic) {
     print("store 64 MB once, flushed", store);
     const auto shared = k->session.collect(flush, [&] { k->read8_everywhere(); });
     print("read 8 MB on every SM, flushed", shared);
-    EXPECT_NEAR(read.values.at("l2_fabric_bytes"), 0.5 * mb64, 0.1 * 0.5 * mb64);
-    EXPECT_NEAR(store.values.at("l2_write_bytes"), 1.5 * mb64, 0.1 * 1.5 * mb64);
-    EXPECT_NEAR(store.values.at("l2_fabric_bytes"), 0.5 * mb64, 0.1 * 0.5 * mb64);
-    EXPECT_NEAR(shared.values.at("l2_fabric_bytes"), mb8, 0.1 * mb8);
-    EXPECT_LT(idle.values.at("l2_fabric_bytes"), 2e6);
+    const double window = idle.values.at("l2_fabric_bytes");
+    EXPECT_LT(window, 4e6);
+    const auto fabric = [&](const counter_values& v) {
+        return v.values.at("l2_fabric_bytes") - window;
+    };
+    EXPECT_NEAR(read.values.at("l2_tex_bytes"), mb64, 0.02 * mb64);
+    EXPECT_NEAR(fabric(read), 0.5 * mb64, 0.02 * 0.5 * mb64);
+    EXPECT_NEAR(store.values.at("l2_write_bytes"), 1.5 * mb64, 0.02 * 1.5 * mb64);
+    EXPECT_NEAR(fabric(store), 0.5 * mb64, 0.02 * 0.5 * mb64);
+    EXPECT_NEAR(fabric(shared), mb8, 0.02 * mb8);
 }
