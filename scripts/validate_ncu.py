@@ -379,7 +379,7 @@ def rescore(args):
                                              spreads.get((r["kernel"], r["size"], key)), window)
         rows.append([r["kernel"], r["size"], key, r["metric"], tool, ref, same, diff, ok, note])
     command = ("python3 scripts/validate_ncu.py --profile " + args.profile
-               + "".join(" --spread " + p for p in args.spread)
+               + (" --spread " + " ".join(args.spread) if args.spread else "")
                + (" --idle-log " + args.idle_log if args.idle_log else "")
                + " --rescore " + " ".join(args.rescore) + " (from the runs of `--binary "
                + args.binary + "` on the whole profile, split by --shapes)")
