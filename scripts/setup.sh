@@ -3,7 +3,7 @@
 # The CUDA toolkit (nvcc, cuBLAS, CUPTI) is expected under /usr/local/cuda.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev nlohmann-json3-dev
-      libcairo2-dev fonts-dejavu-core libgtest-dev)
+      libcairo2-dev fonts-dejavu-core libgtest-dev python3)
 need=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 if ((${#need[@]})); then

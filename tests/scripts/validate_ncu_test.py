@@ -1,0 +1,87 @@
+"""How scripts/validate_ncu.py judges a row (docs/validation-method.md): the rules that explain a
+difference with a measurement, and that they explain nothing else. Runs without a GPU or ncu."""
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "validate_ncu", os.path.join(HERE, "..", "..", "scripts", "validate_ncu.py"))
+v = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(v)
+
+IDLE_LINE = ("spin 50 us, flushed                dram_read        11776 dram_write            0 "
+             "l2        3543424 l2_write        50112 l2_tex              0 l2_fabric      1692928 "
+             "duration_ns      72032\n")
+
+
+class Classify(unittest.TestCase):
+    def test_within_two_percent_is_within(self):
+        _, ok, _, note = v.classify("l2_bytes", 101.0, 100.0, None, 100.0)
+        self.assertTrue(ok)
+        self.assertEqual(note, "")
+
+    def test_window_explains_the_tool_above_ncu_by_at_most_what_an_idle_window_holds(self):
+        window = {"l2_fabric_bytes": 1.69e6}
+        _, ok, explained, note = v.classify("l2_fabric_bytes", 13.75e6, 13.47e6, 13.15e6,
+                                            13.47e6, window=window)
+        self.assertFalse(ok)
+        self.assertTrue(explained)
+        self.assertIn("idle kernel", note)
+        # Above by more than the window, or below ncu: not explained by it.
+        _, _, explained, note = v.classify("l2_fabric_bytes", 16e6, 13.47e6, 13.15e6, 13.47e6,
+                                           window=window)
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED"))
+        _, _, explained, _ = v.classify("l2_fabric_bytes", 12.5e6, 13.47e6, 13.15e6, 13.47e6,
+                                        window=window)
+        self.assertFalse(explained)
+
+    def test_spread_explains_ncu_inside_the_tools_own_launch_range(self):
+        _, ok, explained, note = v.classify("l2_tex_bytes", 100.0, 106.0, 108.0, 106.0,
+                                            spread=(95.0, 105.0))
+        self.assertFalse(ok)
+        self.assertTrue(explained)
+        self.assertIn("--repeat", note)
+        _, _, explained, _ = v.classify("l2_tex_bytes", 100.0, 110.0, 111.0, 110.0,
+                                        spread=(95.0, 105.0))
+        self.assertFalse(explained)
+
+    def test_spread_applies_only_to_counters_that_depend_on_what_l2_holds(self):
+        _, _, explained, note = v.classify("smem_load_wavefronts", 100.0, 106.0, None, 106.0,
+                                           spread=(95.0, 110.0))
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED"))
+
+
+class Inputs(unittest.TestCase):
+    def test_idle_window_reads_the_spin_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write("# Run 1\n" + IDLE_LINE)
+        try:
+            w = v.idle_window(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(w, {"l2_bytes": 3543424.0, "l2_fabric_bytes": 1692928.0,
+                             "l2_write_bytes": 50112.0})
+        self.assertEqual(v.idle_window(""), {})
+
+    def test_launch_spread_reads_repeat_profiles(self):
+        profile = {"measurements": [{"kernel": "naive", "m": 3000, "n": 1992, "k": 1000,
+                                     "repeats": {"counters": {"l2_bytes": {
+                                         "min": 1.0, "max": 2.0, "median": 1.5,
+                                         "spread": 0.5}}}}]}
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(profile, f)
+        try:
+            s = v.launch_spread([f.name])
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(s, {("naive", "3000x1992x1000", "l2_bytes"): (1.0, 2.0)})
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)
