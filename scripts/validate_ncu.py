@@ -99,7 +99,11 @@ def idle_window(path):
     """{key: bytes} from the 'spin 50 us, flushed' line of a collector test log."""
     if not path:
         return {}
-    for line in open(path):
+    try:
+        lines = open(path).readlines()
+    except OSError as e:
+        raise SystemExit(f"--idle-log {path}: cannot read it ({e.strerror})")
+    for line in lines:
         if line.startswith("spin 50 us, flushed"):
             words = line.split()
             fields = {}
@@ -116,7 +120,11 @@ def launch_spread(paths):
     """{(kernel, size, key): (min, max)} over the tool's repeated launches (--repeat profiles)."""
     out = {}
     for path in paths or []:
-        for m in json.load(open(path))["measurements"]:
+        try:
+            measurements = json.load(open(path))["measurements"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"--spread {path}: not a readable profile ({e})")
+        for m in measurements:
             for key, s in m.get("repeats", {}).get("counters", {}).items():
                 out[(m["kernel"], shape_arg(m), key)] = (s["min"], s["max"])
     return out

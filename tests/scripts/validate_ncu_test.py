@@ -69,6 +69,24 @@ class Inputs(unittest.TestCase):
                              "l2_write_bytes": 50112.0})
         self.assertEqual(v.idle_window(""), {})
 
+    def test_a_bad_input_file_is_one_line_naming_it(self):
+        with self.assertRaises(SystemExit) as e:
+            v.idle_window("/nonexistent/idle.log")
+        self.assertIn("--idle-log /nonexistent/idle.log", str(e.exception))
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write("{not json")
+        try:
+            with self.assertRaises(SystemExit) as e:
+                v.launch_spread([f.name])
+            self.assertIn("--spread " + f.name + ": not a readable profile", str(e.exception))
+            with open(f.name, "w") as g:
+                g.write("no spin line here\n")
+            with self.assertRaises(SystemExit) as e:
+                v.idle_window(f.name)
+            self.assertIn("no 'spin 50 us, flushed' line", str(e.exception))
+        finally:
+            os.unlink(f.name)
+
     def test_launch_spread_reads_repeat_profiles(self):
         profile = {"measurements": [{"kernel": "naive", "m": 3000, "n": 1992, "k": 1000,
                                      "repeats": {"counters": {"l2_bytes": {
