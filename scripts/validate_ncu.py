@@ -130,7 +130,8 @@ def launch_spread(paths):
     return out
 
 
-def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window=None):
+def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window=None,
+             ncu_runs=None):
     """(within tolerance of the first ncu run, explained, note) for one comparison."""
     diff = 0.0 if ref == tool else (tool - ref) / max(base, 1e-30)
     ok = abs(diff) <= TOLERANCE
@@ -156,10 +157,15 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
             explained = True
             note = (f"within {WRITE_FLOOR / 1e6:.0f} MB of ncu after the tool's preparation "
                     f"(ncu's own cache control leaves dirty lines): " + note)
-    if not ok and not explained and key in SECOND_OPINION and spread:
+    # 2 % of what the row is judged against: the wavefronts of a conflict count, the
+    # warp-cycles of a stall reason, the counter itself otherwise.
+    def slack(lo, hi):
+        return TOLERANCE * (base if key in RELATIVE_TO else max(abs(lo), abs(hi)))
+
+    if not ok and not explained and spread:
         lo, hi = spread
         refs = [x for x in (ref, same) if x is not None]
-        if any((1 - TOLERANCE) * lo <= x <= (1 + TOLERANCE) * hi for x in refs):
+        if any(lo - slack(lo, hi) <= x <= hi + slack(lo, hi) for x in refs):
             explained = True
             note = (f"ncu within 2 % of the range of the tool's own repeated launches "
                     f"({lo:.6g} … {hi:.6g}, --repeat): the counter moves between launches; "
@@ -170,11 +176,49 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
             note = (f"the tool exceeds ncu's second launch by {(tool - same) / 1e6:.2f} MB, within "
                     f"the {window[key] / 1e6:.2f} MB its counted window holds with no memory "
                     f"traffic (idle kernel): " + note)
+    if not ok and not explained and ncu_runs:
+        # ncu's own launches (run 1 and the --noise runs) against the tool's (its value, and the
+        # range of its repeated launches where --spread gives one): two ranges that meet.
+        lo, hi = min(ncu_runs + [ref]), max(ncu_runs + [ref])
+        t_lo, t_hi = (min(tool, spread[0]), max(tool, spread[1])) if spread else (tool, tool)
+        if t_lo <= hi + slack(lo, hi) and t_hi >= lo - slack(lo, hi):
+            explained = True
+            tools = f"the tool's launches ({t_lo:.6g} … {t_hi:.6g})" if spread else "the tool"
+            note = (f"{tools} within 2 % of the range of ncu's own {len(ncu_runs) + 1} launches "
+                    f"({lo:.6g} … {hi:.6g}, --ncu-runs): both move between launches by more "
+                    f"than the gap; " + note)
     if not ok and not explained:
         note = "UNEXPLAINED" + ("; " + note if note else "")
     elif not ok and key in EXPLAINED:
         note = EXPLAINED[key] + ("; " + note if note else "")
     return diff, ok, explained, note
+
+
+def ncu_launches(paths):
+    """{(kernel, size, key): [values]} from the CSV files of --noise-csv (ncu's repeated runs)."""
+    out = {}
+    for path in paths or []:
+        try:
+            with open(path) as f:
+                for r in csv.DictReader(f):
+                    out.setdefault((r["kernel"], r["size"], r["key"]), []).append(float(r["value"]))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"--ncu-runs {path}: not a CSV of --noise-csv ({e})")
+    return out
+
+
+def noise_pairs(args):
+    """KERNEL:SIZE items of --noise and of the lines of --noise-file."""
+    items = list(filter(None, args.noise.split(",")))
+    if args.noise_file:
+        try:
+            items += [line.strip() for line in open(args.noise_file) if line.strip()]
+        except OSError as e:
+            raise SystemExit(f"--noise-file {args.noise_file}: cannot read it ({e.strerror})")
+    for item in items:
+        if item.count(":") != 1:
+            raise SystemExit(f"--noise: '{item}' is not KERNEL:SIZE")
+    return [tuple(item.split(":")) for item in items]
 
 
 def run_ncu(ncu, binary, kernel, size, metrics, same_preparation=False):
@@ -219,6 +263,19 @@ def main():
     ap.add_argument("--kernels", default="", help="only these kernels")
     ap.add_argument("--noise", default="", help="KERNEL:SIZE,... run ncu twice on each and "
                     "report how much each counter moves between two ncu runs")
+    ap.add_argument("--noise-file", default="", metavar="FILE",
+                    help="more KERNEL:SIZE items for --noise, one per line")
+    ap.add_argument("--noise-runs", type=int, default=2, metavar="N",
+                    help="how many times --noise runs ncu on each item (default 2)")
+    ap.add_argument("--noise-csv", default="", metavar="CSV",
+                    help="write every --noise run's values here (the input of --ncu-runs)")
+    ap.add_argument("--noise-only", action="store_true",
+                    help="run the --noise items only, not the whole profile")
+    ap.add_argument("--ncu-runs", nargs="*", default=[], metavar="CSV",
+                    help="--noise-csv files: a row whose tool value lies within the range of "
+                    "ncu's own repeated launches is explained")
+    ap.add_argument("--list-open", action="store_true",
+                    help="with --rescore: print the KERNEL:SIZE of every unexplained row")
     ap.add_argument("--spread", nargs="*", default=[], metavar="PROFILE",
                     help="profiles measured with --repeat: a row whose ncu value lies within "
                     "the tool's own launch-to-launch range is explained")
@@ -231,6 +288,7 @@ def main():
     if args.rescore:
         return rescore(args)
 
+    pairs = noise_pairs(args)
     profile = json.load(open(args.profile))
     table = metric_table(args.binary)
     metrics = [m for _, m, _ in table]
@@ -238,9 +296,10 @@ def main():
     want_kernels = set(filter(None, args.kernels.split(",")))
     spreads = launch_spread(args.spread)
     window = idle_window(args.idle_log)
+    launches = ncu_launches(args.ncu_runs)
     rows = []
     worst_unexplained = 0.0
-    for m in profile["measurements"]:
+    for m in [] if args.noise_only else profile["measurements"]:
         if m.get("skipped") or not m.get("counters"):
             continue
         size = shape_arg(m)
@@ -269,31 +328,48 @@ def main():
                 base = m["counters"][RELATIVE_TO[key]]
             alt = same[metric] * scale if key in SECOND_OPINION and metric in same else None
             diff, ok, explained, note = classify(key, tool, ref, alt, base, duration_diff,
-                                                 spreads.get((m["kernel"], size, key)), window)
+                                                 spreads.get((m["kernel"], size, key)), window,
+                                                 launches.get((m["kernel"], size, key)))
             if not ok and not explained:
                 worst_unexplained = max(worst_unexplained, abs(diff))
             rows.append([m["kernel"], size, key, metric, tool, ref, alt, diff, ok, note])
 
     noise_lines = []
-    for item in filter(None, args.noise.split(",")):
-        kernel, size = item.split(":")
-        first, _ = run_ncu(args.ncu, args.binary, kernel, size, metrics)
-        second, _ = run_ncu(args.ncu, args.binary, kernel, size, metrics)
+    noise_rows = []
+    for kernel, size in pairs:
+        t0 = time.time()
+        runs = [run_ncu(args.ncu, args.binary, kernel, size, metrics)[0]
+                for _ in range(args.noise_runs)]
+        print(f"ncu x{args.noise_runs} {kernel} {size}: {time.time() - t0:.1f} s", file=sys.stderr,
+              flush=True)
         for key, metric, scale in table:
-            if metric in first and metric in second:
-                a, b = first[metric] * scale, second[metric] * scale
-                d = 0.0 if a == b else (b - a) / max(abs(a), 1e-30)
-                noise_lines.append(f"| {kernel} | {size} | `{key}` | {a:.6g} | {b:.6g} | {d:+.3%} |")
+            values = [r[metric] * scale for r in runs if metric in r]
+            if len(values) < 2:
+                continue
+            noise_rows += [[kernel, size, key, i + 1, v] for i, v in enumerate(values)]
+        if args.noise_csv:  # after every item, so a run cut by a time limit keeps what it did
+            write_csv(args.noise_csv, ["kernel", "size", "key", "run", "value"], noise_rows)
+            a, b = min(values), max(values)
+            d = 0.0 if a == b else (b - a) / max(abs(a), 1e-30)
+            noise_lines.append(f"| {kernel} | {size} | `{key}` | {a:.6g} | {b:.6g} | {d:+.3%} |")
+    if args.noise_only:
+        return 0
     command = (f"python3 scripts/validate_ncu.py --binary {args.binary} --profile {args.profile}"
                + (f" --shapes {args.shapes}" if args.shapes else "")
                + (f" --kernels {args.kernels}" if args.kernels else ""))
     write_outputs(args, profile, rows, noise_lines, command)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(CSV_HEADER)
-            w.writerows(rows)
+        write_csv(args.csv, CSV_HEADER, rows)
     return 1 if worst_unexplained > 0 else 0
+
+
+def write_csv(path, header, rows):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    os.replace(tmp, path)
 
 
 CSV_HEADER = ["kernel", "size", "key", "metric", "tool", "ncu", "ncu_same_prep", "rel_diff", "ok",
@@ -348,8 +424,8 @@ def write_outputs(args, profile, rows, noise_lines, command):
                      f"{'yes' if ok else 'no'} | {note} |")
     if noise_lines:
         lines += ["", "## Run-to-run variation of ncu itself", "",
-                  "The same kernel profiled twice by ncu, same settings:", "",
-                  "| kernel | size | counter | ncu run 1 | ncu run 2 | difference |",
+                  f"The same kernel profiled {args.noise_runs} times by ncu, same settings:", "",
+                  "| kernel | size | counter | lowest | highest | difference |",
                   "|---|---|---|---:|---:|---:|"] + noise_lines
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     tmp = args.out + ".tmp"
@@ -368,6 +444,7 @@ def rescore(args):
         raw += list(csv.DictReader(open(path)))
     spreads = launch_spread(args.spread)
     window = idle_window(args.idle_log)
+    launches = ncu_launches(args.ncu_runs)
     tool_of = {(r["kernel"], r["size"], r["key"]): float(r["tool"]) for r in raw}
     ncu_of = {(r["kernel"], r["size"], r["key"]): float(r["ncu"]) for r in raw}
     rows = []
@@ -384,15 +461,21 @@ def rescore(args):
         dur = (r["kernel"], r["size"], "duration_ns")
         duration_diff = (tool_of[dur] / ncu_of[dur] - 1) if ncu_of.get(dur) else None
         diff, ok, explained, note = classify(key, tool, ref, same, base, duration_diff,
-                                             spreads.get((r["kernel"], r["size"], key)), window)
+                                             spreads.get((r["kernel"], r["size"], key)), window,
+                                             launches.get((r["kernel"], r["size"], key)))
         rows.append([r["kernel"], r["size"], key, r["metric"], tool, ref, same, diff, ok, note])
     command = ("python3 scripts/validate_ncu.py --profile " + args.profile
                + (" --spread " + " ".join(args.spread) if args.spread else "")
                + (" --idle-log " + args.idle_log if args.idle_log else "")
+               + (" --ncu-runs " + " ".join(args.ncu_runs) if args.ncu_runs else "")
                + " --rescore " + " ".join(args.rescore) + " (from the runs of `--binary "
                + args.binary + "` on the whole profile, split by --shapes)")
     write_outputs(args, profile, rows, [], command)
-    return 1 if any(not r[8] and r[9].startswith("UNEXPLAINED") for r in rows) else 0
+    open_rows = [r for r in rows if not r[8] and r[9].startswith("UNEXPLAINED")]
+    if args.list_open:
+        for pair in dict.fromkeys(f"{r[0]}:{r[1]}" for r in open_rows):
+            print(pair)
+    return 1 if open_rows else 0
 
 
 if __name__ == "__main__":

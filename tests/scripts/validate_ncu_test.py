@@ -50,14 +50,55 @@ class Classify(unittest.TestCase):
                                         spread=(95.0, 105.0))
         self.assertFalse(explained)
 
-    def test_spread_applies_only_to_counters_that_depend_on_what_l2_holds(self):
-        _, _, explained, note = v.classify("smem_load_wavefronts", 100.0, 106.0, None, 106.0,
-                                           spread=(95.0, 110.0))
+    def test_spread_of_a_stall_reason_is_judged_against_the_warp_cycles(self):
+        # A stall count of 100 in 10000 warp-cycles: ncu's 290 is 190 above the tool, but the
+        # tool's own launches reach 120, and 290 - 120 is under 2 % of the warp-cycles.
+        _, ok, explained, note = v.classify("stall_barrier", 100.0, 290.0, None, 10000.0,
+                                            spread=(95.0, 120.0))
+        self.assertTrue(ok or explained)
+        _, _, explained, note = v.classify("stall_barrier", 100.0, 400.0, None, 10000.0,
+                                           spread=(95.0, 120.0))
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED"))
+
+    def test_spread_explains_nothing_for_a_counter_that_does_not_move(self):
+        # FLOPs: five equal launches; ncu 6 % away stays open.
+        _, _, explained, note = v.classify("ffma", 100.0, 106.0, None, 106.0, spread=(100.0, 100.0))
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED"))
+
+    def test_ncu_runs_explain_the_tool_inside_ncus_own_launch_range(self):
+        _, ok, explained, note = v.classify("smem_load_wavefronts", 100.0, 110.0, None, 110.0,
+                                            ncu_runs=[101.5, 108.0])
+        self.assertFalse(ok)
+        self.assertTrue(explained)
+        self.assertIn("--ncu-runs", note)
+        # The tool's own launches reach up to where ncu's start: the two ranges meet.
+        _, _, explained, note = v.classify("smem_load_wavefronts", 100.0, 115.0, None, 115.0,
+                                           spread=(99.0, 108.0), ncu_runs=[110.0])
+        self.assertTrue(explained)
+        self.assertIn("the tool's launches", note)
+        # ncu's launches agree with each other and not with the tool: open.
+        _, _, explained, note = v.classify("smem_load_wavefronts", 100.0, 110.0, None, 110.0,
+                                           ncu_runs=[109.5, 110.2])
         self.assertFalse(explained)
         self.assertTrue(note.startswith("UNEXPLAINED"))
 
 
 class Inputs(unittest.TestCase):
+    def test_ncu_launches_reads_the_noise_csv_and_names_a_bad_one(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write("kernel,size,key,run,value\nnaive,1024,ffma,1,5\nnaive,1024,ffma,2,6\n")
+        try:
+            self.assertEqual(v.ncu_launches([f.name]), {("naive", "1024", "ffma"): [5.0, 6.0]})
+            with open(f.name, "w") as g:
+                g.write("kernel,size\nnaive,1024\n")
+            with self.assertRaises(SystemExit) as e:
+                v.ncu_launches([f.name])
+            self.assertIn("--ncu-runs " + f.name, str(e.exception))
+        finally:
+            os.unlink(f.name)
+
     def test_idle_window_reads_the_spin_line(self):
         with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
             f.write("# Run 1\n" + IDLE_LINE)
