@@ -73,6 +73,22 @@ class Classify(unittest.TestCase):
         self.assertFalse(ok)
         self.assertTrue(explained)
         self.assertIn("--ncu-runs", note)
+        # DRAM writes: never against run 1's launches (ncu's cache control adds dirty lines),
+        # against run 2's within 1 MB.
+        _, _, explained, _ = v.classify("dram_write_bytes", 10e6, 13e6, 13e6, 13e6,
+                                        ncu_runs=[10.1e6])
+        self.assertFalse(explained)
+        _, _, explained, note = v.classify("dram_write_bytes", 10e6, 13e6, 13e6, 13e6,
+                                           ncu_runs_same=[11.5e6, 12e6])
+        self.assertFalse(explained)
+        _, _, explained, note = v.classify("dram_write_bytes", 10e6, 13e6, 13e6, 13e6,
+                                           ncu_runs_same=[10.9e6])
+        self.assertTrue(explained)
+        self.assertIn("within 1 MB", note)
+        # Run 2's launches count only for the counters that depend on what L2 holds.
+        _, _, explained, _ = v.classify("smem_load_wavefronts", 100.0, 115.0, None, 115.0,
+                                        ncu_runs_same=[100.0])
+        self.assertFalse(explained)
         # The tool's own launches reach up to where ncu's start: the two ranges meet.
         _, _, explained, note = v.classify("smem_load_wavefronts", 100.0, 115.0, None, 115.0,
                                            spread=(99.0, 108.0), ncu_runs=[110.0])
@@ -88,9 +104,15 @@ class Classify(unittest.TestCase):
 class Inputs(unittest.TestCase):
     def test_ncu_launches_reads_the_noise_csv_and_names_a_bad_one(self):
         with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            # A file from before the prep column holds run-1 launches.
             f.write("kernel,size,key,run,value\nnaive,1024,ffma,1,5\nnaive,1024,ffma,2,6\n")
         try:
-            self.assertEqual(v.ncu_launches([f.name]), {("naive", "1024", "ffma"): [5.0, 6.0]})
+            self.assertEqual(v.ncu_launches([f.name]),
+                             {("naive", "1024", "ffma", "all"): [5.0, 6.0]})
+            with open(f.name, "w") as g:
+                g.write("kernel,size,key,run,value,prep\nnaive,1024,l2_bytes,1,5,tool\n")
+            self.assertEqual(v.ncu_launches([f.name]),
+                             {("naive", "1024", "l2_bytes", "tool"): [5.0]})
             with open(f.name, "w") as g:
                 g.write("kernel,size\nnaive,1024\n")
             with self.assertRaises(SystemExit) as e:
