@@ -30,6 +30,8 @@ constexpr std::string_view compared_levels[] = {
     keys::dram_read_bytes,
     keys::dram_write_bytes,
     keys::l2_bytes,
+    keys::l2_write_bytes,
+    keys::l2_fabric_bytes,
     keys::l2_requested_bytes,
     keys::l2_coalesced_bytes,
     keys::l1_global_load_bytes,
@@ -188,6 +190,11 @@ std::optional<double> level_comparison::refined_ratio() const {
 std::optional<double> level_comparison::textbook_ratio() const {
     return ratio(measured, textbook);
 }
+std::optional<double> level_comparison::band_ratio() const {
+    if (!band || !measured) return std::nullopt;
+    if (*measured >= band->low && *measured <= band->high) return 1.0;
+    return ratio(measured, *measured < band->low ? band->low : band->high);
+}
 
 const row_analysis* analysis::find(std::string_view kernel, const shape& s) const {
     for (const auto& r : rows)
@@ -249,6 +256,7 @@ analysis analyze(const profile& p) {
             lc.key = std::string(key);
             lc.refined = m.model.refined.get(key);
             lc.measured = m.counter(key);
+            if (const auto* b = m.model.refined.band(key)) lc.band = *b;
             // The seed's 2MNK + 2MN goes with the FLOPs the row's compute roof counts: FP32, or
             // for a tensor rung its tensor FLOPs (its FP32 FLOPs are the epilogue's).
             const bool tensor_rung = compute_roof_key(m.dtype) != roofs::fp32;

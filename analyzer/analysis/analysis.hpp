@@ -15,9 +15,14 @@ struct level_comparison {
     std::optional<double> textbook;
     std::optional<double> refined;
     std::optional<double> measured;
+    // Where the model bounds an effect it does not derive (refined_model::band): the range the
+    // measurement must lie in, which the shipped-profile test asserts.
+    std::optional<refined_model::value_band> band;
     // measured / refined, measured / textbook
     [[nodiscard]] std::optional<double> refined_ratio() const;
     [[nodiscard]] std::optional<double> textbook_ratio() const;
+    // measured / the nearer end of the band: 1 inside it; empty without a band.
+    [[nodiscard]] std::optional<double> band_ratio() const;
 };
 
 // One level of the hierarchical roofline for one row: the bytes that level moved (measured,

@@ -167,6 +167,15 @@ std::vector<gap> gaps_of(const row_analysis& r) {
             l.key == keys::smem_load_bank_conflicts)
             continue;
         if (!l.refined || !l.measured || *l.refined <= 0 || *l.measured <= 0) continue;
+        // Against a band, the gap is to its nearer end, and none inside it.
+        if (l.band) {
+            if (l.band_ratio() == 1.0) continue;
+            const double end = *l.measured < l.band->low ? l.band->low : l.band->high;
+            if (end > 0)
+                out.push_back(
+                    {level_display_name(l.key) + " (against its band)", l.key, end, *l.measured});
+            continue;
+        }
         out.push_back({level_display_name(l.key), l.key, *l.refined, *l.measured});
     }
     const auto* ld = level(r, keys::smem_load_wavefronts);

@@ -329,11 +329,17 @@ class report_writer {
         const auto name = [](const level_comparison& l) {
             return l.key == "ai" ? std::string("AI at DRAM (FLOP/B)") : level_display_name(l.key);
         };
+        // A band is printed as its range, and a measurement against it: inside, or its ratio to
+        // the nearer end.
+        const auto refined_cell = [&](const level_comparison& l) {
+            if (!l.band) return value(l, l.refined);
+            return fmt::format("{} … {} (band)", value(l, l.band->low), value(l, l.band->high));
+        };
         if (m_predicted) {
             md_table t({"quantity", "textbook", "refined", "refined / textbook"},
                        {align::left, align::right, align::right, align::right});
             for (const auto& l : levels)
-                t.add_row({name(l), cell(value(l, l.textbook)), cell(value(l, l.refined)),
+                t.add_row({name(l), cell(value(l, l.textbook)), cell(refined_cell(l)),
                            cell(format_ratio(ratio_of(l.refined, l.textbook)))});
             m_out += t.str();
         } else {
@@ -341,9 +347,16 @@ class report_writer {
                         "measured / textbook"},
                        {align::left, align::right, align::right, align::right, align::right,
                         align::right});
+            const auto ratio_cell = [](const level_comparison& l) {
+                if (!l.band) return format_ratio(l.refined_ratio());
+                const auto r = l.band_ratio();
+                if (!r) return std::string(missing_mark);
+                if (*r == 1.0) return std::string("in band");
+                return fmt::format("{} the {} end", format_ratio(r), *r < 1 ? "low" : "high");
+            };
             for (const auto& l : levels)
-                t.add_row({name(l), cell(value(l, l.textbook)), cell(value(l, l.refined)),
-                           cell(value(l, l.measured)), cell(format_ratio(l.refined_ratio())),
+                t.add_row({name(l), cell(value(l, l.textbook)), cell(refined_cell(l)),
+                           cell(value(l, l.measured)), cell(ratio_cell(l)),
                            cell(format_ratio(l.textbook_ratio()))});
             m_out += t.str();
         }

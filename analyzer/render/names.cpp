@@ -47,13 +47,15 @@ std::string roof_table_name(std::string_view key) {
 }
 
 std::string level_display_name(std::string_view key) {
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 22> names = {{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 24> names = {{
         {keys::flops, "FLOPs"},
         {keys::tensor_flops, "tensor FLOPs"},
         {keys::dram_bytes, "DRAM bytes (read + write)"},
         {keys::dram_read_bytes, "DRAM read bytes"},
         {keys::dram_write_bytes, "DRAM write bytes"},
         {keys::l2_bytes, "L2 bytes"},
+        {keys::l2_write_bytes, "L2 write bytes"},
+        {keys::l2_fabric_bytes, "L2 fabric bytes"},
         {keys::l1_global_load_bytes, "L1 global load bytes"},
         {keys::l1_global_store_bytes, "L1 global store bytes"},
         {keys::smem_load_wavefronts, "shared load wavefronts"},

@@ -261,6 +261,28 @@ TEST_F(markdown_report_test, dram_band_notes_follow_the_model_gap) {
                          "MB: B is re-read once per wave\n"));
 }
 
+TEST_F(markdown_report_test, a_band_is_printed_as_its_range_and_the_measurement_against_it) {
+    auto& row = m_profile.measurements[4];
+    row.model.refined.l2_write_bytes = 100e6;
+    row.model.refined.l2_write_band =
+        refined_model::value_band{50e6, 100e6, "partial-sector stores may merge"};
+    row.counters["l2_write_bytes"] = 60e6;
+    row.model.refined.l2_fabric_bytes = 40e6;
+    row.counters["l2_fabric_bytes"] = 44e6;
+    auto md = report(m_profile);
+    EXPECT_TRUE(contains(md,
+                         "| L2 write bytes | — | 50.0 MB … 100.0 MB (band) | 60.0 MB | in "
+                         "band | — |\n"));
+    EXPECT_TRUE(contains(md, "| L2 fabric bytes | — | 40.0 MB | 44.0 MB | 1.100× | — |\n"));
+    // Outside the band: the ratio to its nearer end, and that is the gap the findings weigh.
+    row.counters["l2_write_bytes"] = 160e6;
+    md = report(m_profile);
+    EXPECT_TRUE(contains(md, "| 160.0 MB | 1.600× the high end | — |\n"));
+    EXPECT_TRUE(contains(findings_of(md),
+                         "largest gap: L2 write bytes (against its band), "
+                         "measured 1.60× the refined model"));
+}
+
 TEST_F(markdown_report_test, findings_follow_the_data) {
     // Without bank conflicts the conflict finding disappears.
     auto& tiled = m_profile.measurements[5];
