@@ -36,10 +36,11 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
 
     r.l2_write_bytes = (1 + far) * stored;
     if (differs(stored_low, stored)) {
-        r.l2_write_band = refined_model::value_band{
-            (1 + far) * stored_low, (1 + far) * stored,
-            "stores write parts of a sector in separate requests; whether L2 sees them merged "
-            "depends on how close in time they arrive"};
+        r.set_band(
+            keys::l2_write_bytes,
+            {(1 + far) * stored_low, (1 + far) * stored,
+             "stores write parts of a sector in separate requests; whether L2 sees them merged "
+             "depends on how close in time they arrive"});
         r.notes.push_back(fmt::format(
             "L2 band: writes between {} (each sector of C once) and {} (each store request's "
             "sectors), × {:.2f} for the home partition",
@@ -91,7 +92,7 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
             "other one is not known");
     }
     if (differs(low, high)) {
-        r.l2_fabric_band = refined_model::value_band{low, high, reason};
+        r.set_band(keys::l2_fabric_bytes, {low, high, reason});
         r.notes.push_back(
             fmt::format("L2 fabric band: between {} and {}: {}", mb(low), mb(high), reason));
     } else {

@@ -50,11 +50,16 @@ struct refined_model {
         std::string reason;
     };
     std::optional<value_band> dram_read_band;
+    // DRAM writes where C must leave L2 (kernels/dram_writes.hpp): how much of it is still dirty
+    // in L2 when the kernel ends is not derived.
+    std::optional<value_band> dram_write_band;
     // The same for the L2 traffic model (kernels/l2_traffic.hpp): L2 writes where partial-sector
     // stores may or may not merge, fabric bytes where a far copy may or may not be kept.
     std::optional<value_band> l2_write_band, l2_fabric_band;
     // The band of `key`, where the model gives one.
     [[nodiscard]] const value_band* band(std::string_view key) const;
+    // The one way a model sets a band. Throws error_kind::internal for a key that has none.
+    void set_band(std::string_view key, value_band b);
 
     // The value of `key`; empty when the model does not predict it or no field holds the key.
     [[nodiscard]] std::optional<double> get(std::string_view key) const;
@@ -130,7 +135,7 @@ static_assert(detail::refined_fields_are_distinct(), "one table row per key and 
 // file and the report: every field but `notes` and the bands has its row.
 static_assert(sizeof(refined_model) == refined_fields.size() * sizeof(std::optional<double>) +
                                            sizeof(std::vector<std::string>) +
-                                           3 * sizeof(std::optional<refined_model::value_band>),
+                                           4 * sizeof(std::optional<refined_model::value_band>),
               "every optional field of refined_model has a row in refined_fields");
 
 inline std::optional<double> refined_model::get(std::string_view key) const {
@@ -138,12 +143,29 @@ inline std::optional<double> refined_model::get(std::string_view key) const {
     return f ? this->*(f->member) : std::nullopt;
 }
 
+namespace detail {
+// The band member of `key`, or null for a key whose model gives none.
+using band_member = std::optional<refined_model::value_band> refined_model::*;
+[[nodiscard]] constexpr band_member band_member_of(std::string_view key) {
+    return key == keys::dram_read_bytes    ? &refined_model::dram_read_band
+           : key == keys::dram_write_bytes ? &refined_model::dram_write_band
+           : key == keys::l2_write_bytes   ? &refined_model::l2_write_band
+           : key == keys::l2_fabric_bytes  ? &refined_model::l2_fabric_band
+                                           : nullptr;
+}
+}  // namespace detail
+
 inline const refined_model::value_band* refined_model::band(std::string_view key) const {
-    const std::optional<value_band>* b = key == keys::dram_read_bytes   ? &dram_read_band
-                                         : key == keys::l2_write_bytes  ? &l2_write_band
-                                         : key == keys::l2_fabric_bytes ? &l2_fabric_band
-                                                                        : nullptr;
-    return b && *b ? &**b : nullptr;
+    const auto member = detail::band_member_of(key);
+    return member && this->*member ? &*(this->*member) : nullptr;
+}
+
+inline void refined_model::set_band(std::string_view key, value_band b) {
+    const auto member = detail::band_member_of(key);
+    if (!member)
+        throw error(error_kind::internal,
+                    "refined_model has no band for the key '" + std::string(key) + "'");
+    this->*member = std::move(b);
 }
 
 inline void refined_model::set(std::string_view key, double v) {

@@ -149,7 +149,7 @@ inline void add_dram_write_notes(refined_model& r) {
 inline void set_dram_read_band(refined_model& r, double low, double high, std::string reason) {
     r.notes.push_back("DRAM band: reads between " + std::to_string(std::llround(low / 1e6)) +
                       " and " + std::to_string(std::llround(high / 1e6)) + " MB: " + reason);
-    r.dram_read_band = refined_model::value_band{low, high, std::move(reason)};
+    r.set_band(keys::dram_read_bytes, {low, high, std::move(reason)});
 }
 
 }  // namespace model

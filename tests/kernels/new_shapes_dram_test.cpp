@@ -7,6 +7,8 @@
 // so a change that moves it either way shows here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -104,6 +106,36 @@ TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
     }
     EXPECT_EQ(compared, 49);
     EXPECT_EQ(outside, GetParam() == "h100" ? 1 : 2);
+}
+
+// DRAM writes as in the shipped-profile test: inside the typed band where C must leave L2 (plus
+// the residue the preparation may leave), within that residue of zero where the model keeps C
+// in L2; cuBLAS's from below only.
+TEST_P(NewShapes, DramWritesWithinTheModelOrItsBand) {
+    const auto& p = new_shapes(GetParam());
+    const auto mc = model_context_for(p.gpu);
+    const double residue = model::write_residue_bytes;
+    int banded = 0;
+    for (const auto& m : p.measurements) {
+        if (m.skipped) continue;
+        const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+        const double writes = m.counters.at(std::string(keys::dram_write_bytes));
+        const double model = pred.dram_write_bytes.value();
+        const auto where = m.kernel + " at " + to_string(m.size);
+        if (m.kernel.starts_with("cublas")) {
+            EXPECT_GE(writes, model - std::min(model, double(mc.l2_bytes))) << where;
+            continue;
+        }
+        const auto* b = pred.band(keys::dram_write_bytes);
+        if (!b) {
+            EXPECT_LE(std::fabs(writes - model), residue) << where;
+            continue;
+        }
+        ++banded;
+        EXPECT_GE(writes, b->low) << where;
+        EXPECT_LE(writes, b->high + residue) << where;
+    }
+    EXPECT_GT(banded, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, NewShapes, ::testing::Values("h100", "h200"),
