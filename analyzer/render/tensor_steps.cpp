@@ -371,6 +371,7 @@ std::vector<finding_group> steps_of(const analysis& a, bool tensor) {
         out.push_back(
             {fmt::format("{} → {} at {}", from.row->kernel, to.row->kernel, to_string(*focus)),
              ladder_step_lines(side(from), side(to)),
+             {},
              {}});
     }
     return out;
@@ -418,6 +419,7 @@ std::vector<finding_group> fewer_bytes_yet_slower(const analysis& a) {
         out.push_back({fmt::format("{} against {} at {}", later.row->kernel, best->row->kernel,
                                    to_string(*focus)),
                        std::move(lines),
+                       {},
                        {}});
     }
     return out;
