@@ -102,6 +102,26 @@ class Classify(unittest.TestCase):
 
 
 class Inputs(unittest.TestCase):
+    def test_noise_pairs_from_the_flag_and_the_file_and_a_bad_item_named(self):
+        class Args:
+            noise = "naive:1024"
+            noise_file = ""
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("smem_tiling:2048\n\nbf16_ws:8192\n")
+        try:
+            Args.noise_file = f.name
+            self.assertEqual(v.noise_pairs(Args), [("naive", "1024"), ("smem_tiling", "2048"),
+                                                   ("bf16_ws", "8192")])
+        finally:
+            os.unlink(f.name)
+        with self.assertRaises(SystemExit) as e:
+            v.noise_pairs(Args)  # the file is gone
+        self.assertIn("--noise-file " + f.name, str(e.exception))
+        Args.noise, Args.noise_file = "naive", ""
+        with self.assertRaises(SystemExit) as e:
+            v.noise_pairs(Args)
+        self.assertIn("'naive' is not KERNEL:SIZE", str(e.exception))
+
     def test_ncu_launches_reads_the_noise_csv_and_names_a_bad_one(self):
         with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
             # A file from before the prep column holds run-1 launches.
