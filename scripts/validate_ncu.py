@@ -183,9 +183,9 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
     t_lo, t_hi = (min(tool, spread[0]), max(tool, spread[1])) if spread else (tool, tool)
     candidates = []
     if ncu_runs and key != "dram_write_bytes":
-        candidates.append(("ncu's own", ncu_runs + [ref]))
+        candidates.append(("ncu's own launches", ncu_runs + [ref]))
     if ncu_runs_same and key in SECOND_OPINION:
-        candidates.append(("ncu's after the tool's preparation",
+        candidates.append(("ncu's launches after the tool's preparation",
                            ncu_runs_same + ([same] if same is not None else [])))
     for what, values in candidates:
         if ok or explained:
@@ -196,9 +196,9 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
             explained = True
             tools = f"the tool's launches ({t_lo:.6g} … {t_hi:.6g})" if spread else "the tool"
             within = "1 MB" if gap > slack(lo, hi) else "2 %"
-            note = (f"{tools} within {within} of the range of {what} {len(values)} launches "
-                    f"({lo:.6g} … {hi:.6g}, --ncu-runs): both move between launches by more "
-                    f"than the gap; " + note)
+            note = (f"{tools} within {within} of the range of {what} ({len(values)}: "
+                    f"{lo:.6g} … {hi:.6g}, --ncu-runs): the counter moves between launches; "
+                    + note)
     if not ok and not explained:
         note = "UNEXPLAINED" + ("; " + note if note else "")
     elif not ok and key in EXPLAINED:
