@@ -1,6 +1,8 @@
 // The collector measured on kernels whose traffic is known exactly. Needs a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -31,6 +33,7 @@ struct known_traffic {
     explicit known_traffic(const local_device& d)
         : device(select(d.index)),
           sm_count(d.info.sm_count),
+          l2_bytes(d.info.l2_bytes),
           session(d.index),
           scratch(4 * static_cast<std::size_t>(d.info.l2_bytes) / sizeof(float) / 32 * 32),
           data(64u << 20 >> 2),
@@ -59,8 +62,15 @@ struct known_traffic {
         probe::spin(cycles, reinterpret_cast<int*>(dirty.get()), stream.get());
     }
 
+    // The first n floats of `data`, read by one CTA on every SM.
+    void read_everywhere(std::size_t n) const {
+        probe::read_by_every_sm(data.get(), n, data.get() + data.size() - 1, sm_count,
+                                stream.get());
+    }
+
     int device;
     int sm_count;
+    std::int64_t l2_bytes;
     cuda_stream stream;
     counter_session session;
     device_buffer scratch, data, dirty;
@@ -167,4 +177,35 @@ TEST_F(Collector, L2PartitionsOnKnownTraffic) {
     EXPECT_NEAR(store.values.at("l2_write_bytes"), 1.5 * mb64, 0.02 * 1.5 * mb64);
     EXPECT_NEAR(fabric(store), 0.5 * mb64, 0.02 * 0.5 * mb64);
     EXPECT_NEAR(fabric(shared), mb8, 0.05 * mb8);
+}
+
+// The capacity the DRAM wave model assumes (docs/models/dram-waves.md): a line that SMs on both
+// partitions read is held in each of them, so lines every SM reads stay in L2 up to about half
+// its size. Measured on the counted pass, like every GEMM row: a working set every SM reads,
+// after the preparation flushed L2 and read the same set once; its DRAM reads are what of it
+// did not stay. The sweep is printed (docs/validation/<gpu>-l2-capacity.log); asserted are the
+// two ends: a quarter of half the L2 stays (re-read under 2 % plus what an idle window holds),
+// and a set larger than the whole L2 does not (over a quarter re-read), where `data` holds one.
+TEST_F(Collector, L2HoldsLinesEverySmReadsUpToAboutHalfItsSize) {
+    const double half = 0.5 * double(k->l2_bytes);
+    const std::size_t most = k->data.size();
+    for (const double f : {0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0, 2.4}) {
+        const std::size_t n = std::min(most, std::size_t(f * half / sizeof(float)) / 32 * 32);
+        const double bytes = double(n) * sizeof(float);
+        const auto v = k->session.collect(
+            [&] {
+                k->flush();
+                k->read_everywhere(n);
+            },
+            [&] { k->read_everywhere(n); });
+        const double reread = v.values.at("dram_read_bytes");
+        std::printf("set %6.1f MB = %.2f x half the L2: DRAM reads %8.2f MB = %.3f of the set\n",
+                    bytes / 1e6, bytes / half, reread / 1e6, reread / bytes);
+        if (f == 0.25) {
+            EXPECT_LT(reread, 0.02 * bytes + 1e6) << bytes;
+        }
+        if (bytes > 1.2 * double(k->l2_bytes)) {
+            EXPECT_GT(reread, 0.25 * bytes) << bytes;
+        }
+    }
 }
