@@ -1,0 +1,103 @@
+"""scripts/validate_ncu.py end to end, without a GPU: ncu's repeated launches (--noise-only,
+--noise-same-prep-only, --noise-csv) run against a stand-in for ncu that prints what ncu's CSV
+holds, and the rescoring reads them back (--ncu-runs) and explains a row with them. Argument:
+the tgemm-roofline binary (its `list metrics --tsv` is the metric table)."""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+SCRIPT = os.path.join(ROOT, "scripts", "validate_ncu.py")
+BINARY = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(ROOT, "build", "tgemm-roofline")
+
+# Prints ncu's CSV for the metrics asked: 100 + the number of earlier launches, so each launch
+# differs; a launch after the tool's preparation (--flush) adds 1000.
+FAKE_NCU = r'''#!/usr/bin/env python3
+import os, sys
+counter = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launches")
+n = int(open(counter).read()) if os.path.exists(counter) else 0
+open(counter, "w").write(str(n + 1))
+metrics = sys.argv[sys.argv.index("--metrics") + 1].split(",")
+value = 100 + n + (1000 if "--flush" in sys.argv else 0)
+print("==PROF== a line ncu prints first")
+print('"ID","Kernel Name","Metric Name","Metric Value"')
+for m in metrics:
+    print(f'"0","k","{m}","{value}"')
+'''
+
+
+def run(*args):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+
+
+class NoiseRunsAndRescore(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.ncu = os.path.join(self.dir, "ncu")
+        with open(self.ncu, "w") as f:
+            f.write(FAKE_NCU)
+        os.chmod(self.ncu, 0o755)
+        self.profile = os.path.join(ROOT, "profiles", "h100.json")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def noise(self, *extra):
+        out = os.path.join(self.dir, "runs.csv")
+        md = os.path.join(self.dir, "not-written.md")
+        p = run("--binary", BINARY, "--ncu", self.ncu, "--profile", self.profile, "--noise",
+                "naive:1024", "--noise-runs", "3", "--noise-csv", out, "--noise-only", "--out",
+                md, *extra)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertFalse(os.path.exists(md))  # --noise-only compares no profile, writes no table
+        return list(csv.DictReader(open(out)))
+
+    def test_run_one_launches(self):
+        rows = self.noise()
+        ffma = [float(r["value"]) for r in rows if r["key"] == "ffma"]
+        self.assertEqual(ffma, [100.0, 101.0, 102.0])
+        self.assertEqual({r["prep"] for r in rows}, {"all"})
+        self.assertEqual({r["run"] for r in rows}, {"1", "2", "3"})
+
+    def test_launches_after_the_tools_preparation_hold_the_l2_counters_only(self):
+        rows = self.noise("--noise-same-prep-only")
+        self.assertEqual({r["prep"] for r in rows}, {"tool"})
+        self.assertIn("dram_write_bytes", {r["key"] for r in rows})
+        self.assertNotIn("ffma", {r["key"] for r in rows})
+        self.assertEqual(float(rows[0]["value"]), 1100.0)
+
+    def test_rescore_explains_a_row_with_ncus_own_launches(self):
+        comparisons = os.path.join(self.dir, "comparisons.csv")
+        with open(comparisons, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["kernel", "size", "key", "metric", "tool", "ncu", "ncu_same_prep",
+                        "rel_diff", "ok", "note"])
+            w.writerow(["naive", "1024", "smem_load_wavefronts",
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "100", "110", "",
+                        "", "", ""])
+        runs = os.path.join(self.dir, "ncu-runs.csv")
+        with open(runs, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["kernel", "size", "key", "run", "value", "prep"])
+            w.writerow(["naive", "1024", "smem_load_wavefronts", "1", "101.5", "all"])
+        md = os.path.join(self.dir, "table.md")
+        p = run("--profile", self.profile, "--out", md, "--rescore", comparisons, "--list-open")
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout.strip(), "naive:1024")
+        self.assertIn("UNEXPLAINED", open(md).read())
+        p = run("--profile", self.profile, "--out", md, "--ncu-runs", runs, "--rescore",
+                comparisons, "--list-open")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.strip(), "")
+        table = open(md).read()
+        self.assertIn("ncu's own launches (2: 101.5 … 110, --ncu-runs)", table)
+        self.assertIn("--ncu-runs " + runs, table)
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)
