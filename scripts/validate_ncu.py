@@ -222,6 +222,23 @@ def ncu_launches(paths):
     return out
 
 
+class Evidence:
+    """What explains a row besides ncu's two runs, loaded once from the command line: the
+    tool's repeated launches (--spread), an idle window (--idle-log), ncu's repeated launches
+    (--ncu-runs)."""
+
+    def __init__(self, args):
+        self.spreads = launch_spread(args.spread)
+        self.window = idle_window(args.idle_log)
+        self.launches = ncu_launches(args.ncu_runs)
+
+    def of(self, kernel, size, key):
+        """classify's keyword arguments for one row."""
+        return {"spread": self.spreads.get((kernel, size, key)), "window": self.window,
+                "ncu_runs": self.launches.get((kernel, size, key, "all")),
+                "ncu_runs_same": self.launches.get((kernel, size, key, "tool"))}
+
+
 def noise_pairs(args):
     """KERNEL:SIZE items of --noise and of the lines of --noise-file."""
     items = list(filter(None, args.noise.split(",")))
@@ -276,8 +293,8 @@ def main():
     ap.add_argument("--ncu", default="ncu")
     ap.add_argument("--shapes", default="", help="only these sizes (N or MxNxK, comma-separated)")
     ap.add_argument("--kernels", default="", help="only these kernels")
-    ap.add_argument("--noise", default="", help="KERNEL:SIZE,... run ncu twice on each and "
-                    "report how much each counter moves between two ncu runs")
+    ap.add_argument("--noise", default="", help="KERNEL:SIZE,... run ncu --noise-runs times on "
+                    "each and report how much each counter moves between the runs")
     ap.add_argument("--noise-file", default="", metavar="FILE",
                     help="more KERNEL:SIZE items for --noise, one per line")
     ap.add_argument("--noise-runs", type=int, default=2, metavar="N",
@@ -303,6 +320,10 @@ def main():
     ap.add_argument("--rescore", nargs="+", default=None, metavar="CSV",
                     help="rebuild --out from the CSV files of earlier runs (no GPU, no ncu)")
     args = ap.parse_args()
+    if args.noise_runs < 1:
+        raise SystemExit(f"--noise-runs {args.noise_runs}: at least 1")
+    if args.list_open and not args.rescore:
+        raise SystemExit("--list-open: only with --rescore")
     if args.rescore:
         return rescore(args)
 
@@ -312,9 +333,7 @@ def main():
     metrics = [m for _, m, _ in table]
     want_shapes = set(filter(None, args.shapes.split(",")))
     want_kernels = set(filter(None, args.kernels.split(",")))
-    spreads = launch_spread(args.spread)
-    window = idle_window(args.idle_log)
-    launches = ncu_launches(args.ncu_runs)
+    evidence = Evidence(args)
     rows = []
     worst_unexplained = 0.0
     for m in [] if args.noise_only else profile["measurements"]:
@@ -346,9 +365,7 @@ def main():
                 base = m["counters"][RELATIVE_TO[key]]
             alt = same[metric] * scale if key in SECOND_OPINION and metric in same else None
             diff, ok, explained, note = classify(key, tool, ref, alt, base, duration_diff,
-                                                 spreads.get((m["kernel"], size, key)), window,
-                                                 launches.get((m["kernel"], size, key, "all")),
-                                                 launches.get((m["kernel"], size, key, "tool")))
+                                                 **evidence.of(m["kernel"], size, key))
             if not ok and not explained:
                 worst_unexplained = max(worst_unexplained, abs(diff))
             rows.append([m["kernel"], size, key, metric, tool, ref, alt, diff, ok, note])
@@ -469,9 +486,7 @@ def rescore(args):
     raw = []
     for path in args.rescore:
         raw += list(csv.DictReader(open(path)))
-    spreads = launch_spread(args.spread)
-    window = idle_window(args.idle_log)
-    launches = ncu_launches(args.ncu_runs)
+    evidence = Evidence(args)
     tool_of = {(r["kernel"], r["size"], r["key"]): float(r["tool"]) for r in raw}
     ncu_of = {(r["kernel"], r["size"], r["key"]): float(r["ncu"]) for r in raw}
     rows = []
@@ -488,9 +503,7 @@ def rescore(args):
         dur = (r["kernel"], r["size"], "duration_ns")
         duration_diff = (tool_of[dur] / ncu_of[dur] - 1) if ncu_of.get(dur) else None
         diff, ok, explained, note = classify(key, tool, ref, same, base, duration_diff,
-                                             spreads.get((r["kernel"], r["size"], key)), window,
-                                             launches.get((r["kernel"], r["size"], key, "all")),
-                                             launches.get((r["kernel"], r["size"], key, "tool")))
+                                             **evidence.of(r["kernel"], r["size"], key))
         rows.append([r["kernel"], r["size"], key, r["metric"], tool, ref, same, diff, ok, note])
     command = ("python3 scripts/validate_ncu.py --profile " + args.profile
                + (" --spread " + " ".join(args.spread) if args.spread else "")

@@ -71,6 +71,15 @@ class NoiseRunsAndRescore(unittest.TestCase):
         self.assertNotIn("ffma", {r["key"] for r in rows})
         self.assertEqual(float(rows[0]["value"]), 1100.0)
 
+    def test_a_bad_run_count_or_a_misplaced_flag_is_one_line(self):
+        for args, what in ((["--noise-runs", "0"], "--noise-runs 0: at least 1"),
+                           (["--list-open"], "--list-open: only with --rescore")):
+            p = run("--binary", BINARY, "--ncu", self.ncu, "--profile", self.profile,
+                    "--noise", "naive:1024", "--noise-only", *args)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(p.stderr.strip(), what)
+            self.assertFalse(os.path.exists(os.path.join(self.dir, "launches")))  # no ncu ran
+
     def test_rescore_explains_a_row_with_ncus_own_launches(self):
         comparisons = os.path.join(self.dir, "comparisons.csv")
         with open(comparisons, "w", newline="") as f:
