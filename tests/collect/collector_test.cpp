@@ -54,10 +54,7 @@ struct known_traffic {
     void read64() const { probe::touch(data.get(), data.size(), data.get(), stream.get()); }
     void store64() const { probe::store(data.get(), data.size(), stream.get()); }
     // 8 MB read by one CTA on every SM.
-    void read8_everywhere() const {
-        probe::read_by_every_sm(data.get(), (8u << 20) / sizeof(float),
-                                data.get() + data.size() - 1, sm_count, stream.get());
-    }
+    void read8_everywhere() const { read_everywhere((8u << 20) / sizeof(float)); }
     void spin(long long cycles) const {
         probe::spin(cycles, reinterpret_cast<int*>(dirty.get()), stream.get());
     }
