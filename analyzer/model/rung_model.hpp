@@ -114,10 +114,10 @@ inline constexpr double fp32_bytes = 4.0;
 
 // DRAM writes that happen *during* the kernel. L2 is write-back: C's lines stay dirty in L2
 // when the kernel ends and are written later, outside its counters, unless the kernel's
-// traffic pushes them out first. Measured on the H100 (ncu, cold L2): 1024³ (12 MB touched)
-// writes ~0 B, 2048³ (48 MB) writes 14 of C's 16 MB, 4096³ (192 MB) writes all 64 MB. The model
-// takes C as written once the footprint exceeds half the L2 (each of the H100's two L2
-// partitions caches the data of its own SMs), and as staying in L2 otherwise.
+// traffic pushes them out first. The model takes C as written once the footprint exceeds half
+// the L2 (each of Hopper's two L2 partitions caches the data of its own SMs), and as staying in
+// L2 otherwise; where it is written, how much of it is still dirty at the end is a typed band
+// (kernels/dram_writes.hpp, docs/models/dram-waves.md "DRAM writes").
 [[nodiscard]] inline double dram_write_bytes(const shape& s, const model_context& mc) {
     const double footprint = compulsory_read_bytes(s);
     return footprint > 0.5 * static_cast<double>(mc.l2_bytes) ? compulsory_write_bytes(s) : 0.0;
