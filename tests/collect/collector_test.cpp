@@ -206,3 +206,45 @@ TEST_F(Collector, L2HoldsLinesEverySmReadsUpToAboutHalfItsSize) {
         }
     }
 }
+
+// How long a dirty line stays in L2 (the DRAM write model, docs/models/dram-waves.md "DRAM
+// writes"): W bytes stored once (whole sectors, each by one SM), then a set read either by one
+// CTA on every SM (as the strips of A and B are) or once; the counted DRAM writes are the stored
+// lines the reads pushed out. The sweep over the set's size is printed
+// (docs/validation/<gpu>-l2-dirty-capacity.log); asserted are the two ends: behind a quarter of
+// half the L2 of reads nothing leaves (under 2 % of W plus the 1 MB an idle window may hold),
+// behind 1.5 × half the L2 read on every SM almost all of it does (over 3/4 of W).
+TEST_F(Collector, DirtyLinesLeaveL2AfterAboutHalfItsSizeOfReads) {
+    const double half = 0.5 * double(k->l2_bytes);
+    for (const bool everywhere : {true, false})
+        for (const std::size_t w : {std::size_t(4) << 20, std::size_t(16) << 20}) {
+            const std::size_t stored = std::min(k->dirty.size(), w / sizeof(float));
+            const double w_bytes = double(stored) * sizeof(float);
+            for (const double f :
+                 {0.25, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0, 1.1, 1.25, 1.5, 2.0}) {
+                const std::size_t n =
+                    std::min(k->data.size(), std::size_t(f * half / sizeof(float)) / 32 * 32);
+                const double bytes = double(n) * sizeof(float);
+                const auto v = k->session.collect(flush, [&] {
+                    probe::store(k->dirty.get(), stored, k->stream.get());
+                    if (everywhere)
+                        k->read_everywhere(n);
+                    else
+                        probe::touch(k->data.get(), n, k->data.get() + k->data.size() - 1,
+                                     k->stream.get());
+                });
+                const double written = v.values.at("dram_write_bytes");
+                std::printf(
+                    "stored %5.1f MB, then read %6.1f MB = %.2f x half the L2 %s: DRAM "
+                    "writes %7.2f MB = %.3f of the stored\n",
+                    w_bytes / 1e6, bytes / 1e6, bytes / half, everywhere ? "on every SM" : "once",
+                    written / 1e6, written / w_bytes);
+                if (f == 0.25) {
+                    EXPECT_LT(written, 0.02 * w_bytes + 1e6) << w_bytes << " " << bytes;
+                }
+                if (everywhere && f == 1.5 && bytes >= 1.5 * half * 0.99) {
+                    EXPECT_GT(written, 0.75 * w_bytes) << w_bytes << " " << bytes;
+                }
+            }
+        }
+}
