@@ -3,6 +3,7 @@
 // and its load of B is one word for all 32 threads (broadcast).
 #include "can_run.hpp"
 #include "common.cuh"
+#include "dram_writes.hpp"
 #include "model/textbook.hpp"
 #include "rung.hpp"
 
@@ -66,6 +67,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.dram_read_bytes = a_reads + 4.0 * s.k * s.n + 4.0 * s.m * s.n;
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
+    kernels::add_dram_write_band(r, s, 4, mc.l2_bytes);
     r.notes.push_back(
         "L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
         "broadcast sector: 33·32 B per warp per k");

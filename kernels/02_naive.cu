@@ -65,7 +65,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto d = kernels::reg_tiling::estimate_wave_dram(s, block, block, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
+    kernels::set_wave_dram_writes(r, d);
     r.notes.push_back(
         "L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
         "128-byte line: N³/32 · 160 B for a cube");
@@ -78,7 +78,6 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "once per wave of 264 CTAs; the model gives 4.33 GB) while smem_tiling, on the same grid "
         "with the same 2 CTAs per SM, reads 8.49 GB = B 124 times, once per 132 CTAs, as its "
         "two CTAs per SM drift apart; why naive's two CTAs stay together is not derived");
-    model::add_dram_write_notes(r);
     return m;
 }
 

@@ -93,7 +93,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
+    kernels::set_wave_dram_writes(r, d);
     r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
     r.notes.push_back("shared: 16 LDS.64 of A (broadcast) + 32 LDS.32 of B per warp per step");
     r.notes.push_back("DRAM: " +
@@ -102,7 +102,6 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");
-    model::add_dram_write_notes(r);
     return m;
 }
 

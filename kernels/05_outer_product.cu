@@ -126,7 +126,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
+    kernels::set_wave_dram_writes(r, d);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K FFMAs (zeros beyond the "
@@ -141,10 +141,6 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");
-    r.notes.push_back(
-        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
-        "dirty in L2 past the kernel's end)");
-    model::add_dram_write_notes(r);
     return m;
 }
 

@@ -168,7 +168,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = rt::estimate_drifting_dram(s, l, l, mc);
     r.dram_read_bytes = d.read_bytes();
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
+    kernels::set_wave_dram_writes(r, d);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K rounded up to S = 8 "
@@ -194,9 +194,6 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
                       "touches unless the previous group's strips fit in half the L2");
-    r.notes.push_back(
-        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
-        "dirty in L2 past the kernel's end)");
     // The 4 CTAs of an SM stay partly in step, and the L2 keeps part of the strips of the
     // group before, neither of which the model derives: the reads lie between the whole wave in
     // step with the L2 reuse between waves (the fewest) and one CTA per SM in step with no strip
@@ -217,7 +214,6 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                 "in step and no strip kept between its groups at the high end; this rung's " +
                 std::to_string(per_sm) +
                 " CTAs per SM stay partly in step, and the L2 keeps part of a group's strips");
-    model::add_dram_write_notes(r);
     return m;
 }
 

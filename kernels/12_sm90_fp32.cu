@@ -199,7 +199,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         ::tgemm::kernels::reg_tiling::estimate_wave_dram(s, cfg::bm, cfg::bn, per_sm, mc);
     r.dram_read_bytes = dram.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, dram, mc.l2_bytes);
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
+    ::tgemm::kernels::set_wave_dram_writes(r, dram);
 
     const std::string bk = std::to_string(cfg::bk);
     r.notes.push_back("FLOPs: every thread of the padded grid runs K rounded up to " + bk +
@@ -235,7 +235,6 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " + std::to_string(dram.waves) +
         " waves; each wave reads the strips of A and B it touches once, and again those the "
         "previous wave touched unless that wave's strips fit in half the L2; C read once");
-    model::add_dram_write_notes(r);
     return m;
 }
 

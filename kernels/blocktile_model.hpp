@@ -76,8 +76,7 @@ struct config {
     const auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
-    model::add_dram_write_notes(r);
+    ::tgemm::kernels::set_wave_dram_writes(r, d);
 
     r.notes.push_back(c.flops_note);
     r.notes.push_back(
@@ -93,9 +92,6 @@ struct config {
                       std::to_string(d.ctas_per_wave) +
                       " CTAs, each wave reads the A and B strips it touches unless the previous "
                       "wave's strips fit in half the L2");
-    r.notes.push_back(
-        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays "
-        "dirty in L2 past the kernel's end)");
     return m;
 }
 

@@ -1,10 +1,38 @@
 #include "dram_writes.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include <fmt/format.h>
 
+#include "model/rung_model.hpp"
+
 namespace tgemm::kernels {
+
+void set_wave_dram_writes(refined_model& r, const wave_reads& w, double partial_sums_bytes) {
+    const double value = w.c_written_bytes;
+    const double low = std::min(value, w.c_written_low);
+    const double high = std::max(value, w.c_written_high) + partial_sums_bytes;
+    r.dram_write_bytes = value;
+    const double allowed = model::dram_write_allowance(value);
+    const auto mb = [](double v) { return v / 1e6; };
+    if (value - low > allowed || high - value > allowed) {
+        std::string why =
+            "which lines of C are still dirty in L2 when the kernel ends depends on how many "
+            "copies of A's and B's strips the two partitions hold (low end: one, at the home) and "
+            "on how early the L2 writes a dirty line back (high end: as early as measured, "
+            "docs/validation/h100-l2-dirty-capacity.log)";
+        if (partial_sums_bytes > 0) why += "; stream-K's partial sums may be written back too";
+        r.set_band(keys::dram_write_bytes, {low, high, why});
+        r.notes.push_back(fmt::format("DRAM write band: between {:.1f} and {:.1f} MB: {}", mb(low),
+                                      mb(high), why));
+    }
+    r.notes.push_back(fmt::format(
+        "DRAM writes: {:.1f} MB of the {:.1f} MB of C: a wave's C tiles are written within the "
+        "kernel when their partition touches more than half the L2 after them (the later waves' "
+        "strips of A and B, 3/4 of their C tiles), and stay dirty past its end otherwise",
+        mb(value), mb(w.c_bytes)));
+}
 
 void add_dram_write_band(refined_model& r, const shape& s, int c_element_bytes,
                          std::int64_t l2_bytes) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "dram_writes.hpp"
 #include "gpu/sector.hpp"
 #include "model/rung_model.hpp"
 #include "wave_dram.hpp"

@@ -2,7 +2,6 @@
 
 #include "core/strings.hpp"
 #include "core/throw.hpp"
-#include "dram_writes.hpp"
 #include "l2_traffic.hpp"
 #include "rung.hpp"
 
@@ -31,7 +30,6 @@ bool rung_registry::add(rung r) {
                        kernels::l2_operands{element_bytes(r.types.ab), element_bytes(r.types.c)}](
                       const shape& s, const model_context& mc) {
             auto m = model(s, mc);
-            kernels::add_dram_write_band(m.refined, s, operands.c_element_bytes, mc.l2_bytes);
             kernels::add_l2_traffic(m.refined, s, operands, mc.l2_partitions);
             if (cta) m.occupancy = estimate_occupancy(mc.limits, *cta);
             return m;

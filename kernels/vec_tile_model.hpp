@@ -84,8 +84,7 @@ struct config {
     const auto dram = ::tgemm::kernels::reg_tiling::estimate_wave_dram(s, bm, bn, per_sm, mc);
     r.dram_read_bytes = dram.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, dram, mc.l2_bytes);
-    r.dram_write_bytes = model::dram_write_bytes(s, mc);
-    model::add_dram_write_notes(r);
+    ::tgemm::kernels::set_wave_dram_writes(r, dram);
 
     r.notes.push_back(c.flops_note);
     r.notes.push_back(vec ? c.l1_vec_note

@@ -1,12 +1,92 @@
 #include "wave_dram.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string>
 
 #include "model/rung_model.hpp"
 
 namespace tgemm::kernels {
+namespace {
+
+// A partition of a two-partition L2 holds the lines of C its own SMs read and write (homed there,
+// or copied from the other one when read) and, as their home, half of those the other SMs
+// write: 3/4 of the C tiles touched after a tile, against its half of the L2. (Lines only
+// stored, never read, are held at their home alone: the probe below, 16.8 MB stored, follows
+// the 4.2 MB curve with a share of 1/2.)
+constexpr double c_share_per_partition = 0.75;
+
+// The fraction of the dirty lines a partition stored x × its half of the L2 ago (x: the distinct
+// bytes it touched since, over that half) that it has written back since: the DRAM write band's
+// high end. Measured on the H100 by Collector.DirtyLinesLeaveL2AfterAboutHalfItsSizeOfReads
+// (docs/validation/h100-l2-dirty-capacity.log: 4.2 MB stored, then a set every SM reads; x is
+// the set over half the L2 plus, at their mean, the stored lines a partition holds as their
+// home), linear between the measured points, made non-decreasing (0.147 at 0.74 and 0.084 at
+// 0.79 are one noisy level). Dirty lines leave from 0.64 on, earlier than clean ones (from 0.9,
+// docs/validation/h100-l2-capacity.log); the H200's curve (h200-l2-dirty-capacity.log) lies
+// 0.03-0.05 later, so this one is the earlier of the two.
+struct curve_point {
+    double x, evicted;
+};
+constexpr std::array<curve_point, 9> eviction_curve{{{0.54, 0.0},
+                                                     {0.64, 0.002},
+                                                     {0.74, 0.147},
+                                                     {0.79, 0.147},
+                                                     {0.84, 0.306},
+                                                     {0.89, 0.463},
+                                                     {0.94, 0.706},
+                                                     {0.99, 0.782},
+                                                     {1.04, 1.0}}};
+
+double evicted_at(double x) {
+    if (x <= eviction_curve.front().x) return 0;
+    for (std::size_t i = 1; i < eviction_curve.size(); ++i) {
+        const auto& [x1, f1] = eviction_curve[i];
+        if (x <= x1) {
+            const auto& [x0, f0] = eviction_curve[i - 1];
+            return f0 + (f1 - f0) * (x - x0) / (x1 - x0);
+        }
+    }
+    return 1;
+}
+
+// The mean of evicted_at over [x0, x1] (the lines of one wave's C tiles), by the midpoint rule.
+double mean_evicted(double x0, double x1) {
+    constexpr int samples = 256;
+    double sum = 0;
+    for (int i = 0; i < samples; ++i) sum += evicted_at(x0 + (x1 - x0) * (i + 0.5) / samples);
+    return sum / samples;
+}
+
+// What a partition holds of what it touches: each strip of A and B (`ab_share`: 1 where CTAs on
+// both partitions read it) and c_share_per_partition of C; `evicted(x0, x1)`: the fraction of a
+// wave's C tiles written back when their lines lie x0 … x1 half-L2s deep.
+template <class ABytes, class BBytes, class TileBytes, class Evicted>
+double c_written_during(const std::vector<wave>& waves, const ABytes& a_strip_bytes,
+                        const BBytes& b_strip_bytes, const TileBytes& c_tile_bytes, double capacity,
+                        double ab_share, const Evicted& evicted) {
+    // From the last wave back: the distinct strips and the C tiles touched after wave i.
+    std::set<std::int64_t> a_after, b_after;
+    double strips_after = 0, c_after = 0, written = 0;
+    for (auto i = static_cast<std::ptrdiff_t>(waves.size()) - 1; i >= 0; --i) {
+        double c_wave = 0;
+        for (const auto& t : waves[std::size_t(i)]) c_wave += c_tile_bytes(t);
+        // The wave's tiles are stored one after another as its CTAs finish: a tile's lines have
+        // behind them what later waves touch and the wave's own tiles stored after it.
+        const double behind = ab_share * strips_after + c_share_per_partition * c_after;
+        const double own = c_share_per_partition * c_wave;
+        if (own > 0) written += c_wave * evicted(behind / capacity, (behind + own) / capacity);
+        for (const auto& t : waves[std::size_t(i)]) {
+            if (a_after.insert(t.a_strip).second) strips_after += a_strip_bytes(t.a_strip);
+            if (b_after.insert(t.b_strip).second) strips_after += b_strip_bytes(t.b_strip);
+        }
+        c_after += c_wave;
+    }
+    return written;
+}
+
+}  // namespace
 
 wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
@@ -70,6 +150,19 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         }
         return r;
     };
+    const auto written = [&](double ab_share, const auto& evicted) {
+        return c_written_during(waves, a_strip_bytes, b_strip_bytes, c_tile_bytes, usable, ab_share,
+                                evicted);
+    };
+    // The value: a line is gone once its partition has touched half the L2 since (the rule the
+    // reads use). Low end: strips held at their home only (a strip that CTAs on one partition
+    // read need not be copied to the other). High end: dirty lines leave as early as measured.
+    const auto at_half = [](double x0, double x1) {
+        return std::clamp((x1 - 1) / (x1 - x0), 0.0, 1.0);
+    };
+    w.c_written_bytes = written(1.0, at_half);
+    w.c_written_low = written(0.5, at_half);
+    w.c_written_high = written(1.0, mean_evicted);
     if (waves.size() <= 1) {
         w.a_bytes = a_total;
         w.b_bytes = b_total;

@@ -46,6 +46,16 @@ struct wave_reads {
     // The reads if a line all SMs share were held once in L2 (the whole L2 usable instead of
     // half); set only where that reads less than the model (0 otherwise).
     double held_once_bytes = 0;
+    // C written to DRAM during the kernel (docs/models/dram-waves.md, "DRAM writes"). L2 writes
+    // a dirty line back only to make room: a wave's C tiles, stored as its CTAs finish, are
+    // written within the kernel when what their partition touches after them (the later waves'
+    // strips of A and B and its share of their C tiles, and the wave's own tiles stored after
+    // them) exceeds its half of the L2, and are still dirty at the end otherwise. The band's
+    // ends: strips held by their home partition only (low) and the eviction of dirty lines as
+    // early as measured (high).
+    double c_written_bytes = 0;
+    double c_written_low = 0;
+    double c_written_high = 0;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
 

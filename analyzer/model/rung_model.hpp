@@ -1,6 +1,7 @@
 #pragma once
 // What a rung's analytic model says about one shape: the seed's textbook count and the refined
 // prediction of what the hardware counters will see.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -114,10 +115,11 @@ inline constexpr double fp32_bytes = 4.0;
 
 // DRAM writes that happen *during* the kernel. L2 is write-back: C's lines stay dirty in L2
 // when the kernel ends and are written later, outside its counters, unless the kernel's
-// traffic pushes them out first. The model takes C as written once the footprint exceeds half
-// the L2 (each of Hopper's two L2 partitions caches the data of its own SMs), and as staying in
-// L2 otherwise; where it is written, how much of it is still dirty at the end is a typed band
-// (kernels/dram_writes.hpp, docs/models/dram-waves.md "DRAM writes").
+// traffic pushes them out first. This coarse rule, for the rows without a wave model (cuBLAS,
+// naive_uncoalesced), takes C as written once the footprint exceeds half the L2 (each of
+// Hopper's two L2 partitions caches the data of its own SMs), and as staying in L2 otherwise;
+// the tiled rungs derive which tiles are written from their waves (kernels/wave_dram.hpp,
+// c_written_bytes; docs/models/dram-waves.md "DRAM writes").
 [[nodiscard]] inline double dram_write_bytes(const shape& s, const model_context& mc) {
     const double footprint = compulsory_read_bytes(s);
     return footprint > 0.5 * static_cast<double>(mc.l2_bytes) ? compulsory_write_bytes(s) : 0.0;
@@ -132,6 +134,10 @@ inline constexpr double dram_tolerance = 0.10;
 // DRAM reads, so they also carry that model's tolerance on their A and B part.
 inline constexpr double l2_tolerance = 0.10;
 inline constexpr double l2_floor_bytes = 1e6;
+// The DRAM write tolerance (issue 10: 10 % or 1 MB) around a value of `bytes`.
+[[nodiscard]] inline double dram_write_allowance(double bytes) {
+    return std::max(l2_floor_bytes, dram_tolerance * bytes);
+}
 // What a DRAM write count may exceed the bytes of C by: the residue a read-only kernel sees after
 // the collector's preparation (Collector.KnownTrafficKernels asserts under 1 MB; measured
 // 2.3 KB on the H100, docs/measurement.md).

@@ -35,7 +35,7 @@ void set_blockidx_dram(tensor_counts& r, const shape& s, const model_context& mc
     const auto w =
         dram_reads(s, g.bm, g.bn,
                    launch_order_waves(g.gm, g.gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
-    set_dram(r, s, w, mc.l2_bytes,
+    set_dram(r, w, mc.l2_bytes,
              model::ctas(per_sm) + " per SM (" + limit + "), CTAs start in blockIdx order");
 }
 

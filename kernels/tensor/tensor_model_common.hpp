@@ -65,13 +65,13 @@ inline void set_guarded_epilogue_fp32(refined_model& r, const shape& s) {
 inline constexpr const char* guarded_epilogue_note =
     "FP32: the guarded epilogue does one FMUL and one FFMA per output of C";
 
-// The notes every tensor model adds once its DRAM values are set: the write-back notes shared
-// with the FP32 rungs (model::add_dram_write_notes), and a DRAM read band where one
-// wave's strips exceed half the L2, so that the wave count is a lower bound on the reads.
+// The DRAM read bands every tensor model adds once its DRAM values are set: where one wave's
+// strips exceed half the L2, so that the wave count is a lower bound on the reads, and the L2
+// residency band (kernels/wave_dram.hpp).
 void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes);
 
-// Sets the DRAM reads of `w` and the write-back rule, with their notes.
-void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_t l2_bytes,
+// Sets the DRAM reads and writes of `w` (kernels/dram_writes.hpp), with their notes and bands.
+void set_dram(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes,
               const std::string& residency);
 
 }  // namespace tgemm::kernels::tensor_model

@@ -32,13 +32,12 @@ void add_dram_notes(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes
                 " MB), so CTAs share a strip through L2 only while they stay close along K: "
                 "between every strip read once per wave (the model) and no strip shared");
     kernels::add_l2_residency_band(r.refined, w, l2_bytes);
-    model::add_dram_write_notes(r.refined);
 }
 
-void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_t l2_bytes,
+void set_dram(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes,
               const std::string& residency) {
     r.refined.dram_read_bytes = w.total();
-    r.refined.dram_write_bytes = dram_write_bytes(s, l2_bytes);
+    kernels::set_wave_dram_writes(r.refined, w);
     r.refined.notes.push_back(
         "DRAM: " + residency + "; " + std::to_string(w.waves) + " waves; " +
         (w.fits_l2 || w.waves <= 1
@@ -47,9 +46,6 @@ void set_dram(tensor_counts& r, const shape& s, const wave_reads& w, std::int64_
                "wave touched when that wave's strips fit in half the L2 (A + B exceed half the "
                "L2)") +
         "; C read once (β ≠ 0)");
-    r.refined.notes.push_back(
-        "DRAM writes: C once when A, B and C exceed half the L2, else none (C stays dirty in L2 "
-        "past the kernel's end)");
     add_dram_notes(r, w, l2_bytes);
 }
 

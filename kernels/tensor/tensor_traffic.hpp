@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/shape.hpp"
+#include "dram_writes.hpp"
 #include "tile_model.hpp"
 #include "wave_dram.hpp"
 

@@ -92,6 +92,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
     tma_traffic self, multicast, c_tma;
     double flops = 0, gmma = 0, ffma = 0, fadd = 0, matrix = 0;
     double l1_load_sectors = 0, l1_store_sectors = 0, l2_lsu_sectors = 0;
+    double partial_sums_bytes = 0;  // stream-K sums left in the workspace
     std::map<key3, c_sectors> c_memo;
     std::vector<wave> waves;
     constexpr int boxes_per_loader = Cfg::b_boxes / Cfg::b_loaders;
@@ -131,6 +132,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
                     // leave_partial: the CTA's sums as float4s, 512 contiguous bytes per warp
                     // store, and the flag raised.
                     l1_store_sectors += partial_bytes / sector + 1;
+                    partial_sums_bytes += partial_bytes;
                     continue;
                 }
                 const int contributors = u.contributors_last - u.contributors_first;
@@ -182,7 +184,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
 
     const auto w = dram_reads(s, bm, bn, waves, mc.l2_bytes);
     r.refined.dram_read_bytes = w.total();
-    r.refined.dram_write_bytes = dram_write_bytes(s, mc.l2_bytes);
+    kernels::set_wave_dram_writes(r.refined, w, partial_sums_bytes);
 
     r.refined.notes.push_back(
         "grid: " + std::to_string(clusters) + " clusters of " + std::to_string(cm) + " (of " +
@@ -232,7 +234,6 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
         (w.fits_l2 || w.waves <= 1 ? "A and B read once"
                                    : "each wave re-reads the strips of A and B it touches") +
         "; C read once (β ≠ 0); stream-K partial sums stay in L2");
-    r.refined.notes.push_back("DRAM writes: C once when A, B and C exceed half the L2, else none");
     add_dram_notes(r, w, mc.l2_bytes);
     return r;
 }

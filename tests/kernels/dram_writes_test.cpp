@@ -1,4 +1,5 @@
-// The DRAM write band (kernels/dram_writes.hpp, docs/models/dram-waves.md) on hand-computed cases.
+// The DRAM write value and band (kernels/dram_writes.hpp, docs/models/dram-waves.md) on
+// hand-computed cases.
 #include <gtest/gtest.h>
 
 #include "dram_writes.hpp"
@@ -51,4 +52,40 @@ TEST(DramWrites, NoBandWhereCStaysOrStoresAreNotPredicted) {
     library.dram_write_bytes = 64 * mib;
     add_dram_write_band(library, s4096, 4, l2_50mib);
     EXPECT_FALSE(library.dram_write_band);
+}
+
+// The wave model's writes (kernels/wave_dram.hpp): the value always; a band only where an end
+// lies beyond 10 % or 1 MB of it; stream-K's partial sums raise the high end.
+TEST(DramWrites, WaveModelBandOnlyBeyondTheTolerance) {
+    kernels::wave_reads w;
+    w.c_bytes = 64 * mib;
+    w.c_written_bytes = 40 * mib;
+    w.c_written_low = 37 * mib;  // 3 MiB below: inside 10 % of 40 MiB
+    w.c_written_high = 43 * mib;
+    refined_model tight;
+    kernels::set_wave_dram_writes(tight, w);
+    EXPECT_DOUBLE_EQ(*tight.dram_write_bytes, 40 * mib);
+    EXPECT_FALSE(tight.dram_write_band);
+
+    w.c_written_low = 20 * mib;
+    refined_model wide;
+    kernels::set_wave_dram_writes(wide, w);
+    ASSERT_TRUE(wide.dram_write_band);
+    EXPECT_DOUBLE_EQ(wide.dram_write_band->low, 20 * mib);
+    EXPECT_DOUBLE_EQ(wide.dram_write_band->high, 43 * mib);
+
+    // Partial sums: 8 MiB more may leave, so the high end moves beyond the tolerance.
+    w.c_written_low = 40 * mib;
+    refined_model stream_k;
+    kernels::set_wave_dram_writes(stream_k, w, 8 * mib);
+    ASSERT_TRUE(stream_k.dram_write_band);
+    EXPECT_DOUBLE_EQ(stream_k.dram_write_band->low, 40 * mib);
+    EXPECT_DOUBLE_EQ(stream_k.dram_write_band->high, 51 * mib);
+    // Nothing written and nothing that could be (all of C stays): 0, no band.
+    kernels::wave_reads stays;
+    stays.c_bytes = 4 * mib;
+    refined_model none;
+    kernels::set_wave_dram_writes(none, stays);
+    EXPECT_EQ(*none.dram_write_bytes, 0);
+    EXPECT_FALSE(none.dram_write_band);
 }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "dram_write_expectations.hpp"
@@ -40,6 +41,12 @@ const std::map<std::string, double> known_misses = {
     {"h200 naive at 1536×1536×4096", 1.22},
     {"h200 smem_tiling at 1536×1536×4096", 1.17},
 };
+
+// "<gpu> <kernel> at <shape>" whose DRAM writes lie below the write model's band: thread_tiling
+// at 1536×1536×4096 keeps all of C in L2 (0.28 MB written on the H100, 0.02 MB on the H200,
+// against 8.65 and 6.49 MB); the other FP32 rungs at that shape write 4-9 MB, as the model
+// says. Not explained yet. Asserted still outside, so a model that covers it shows.
+const std::set<std::string> known_write_misses = {"h100 thread_tiling at 1536×1536×4096"};
 }  // namespace
 
 // The L2 traffic model (docs/models/l2.md) at the same shapes: L2 writes and fabric bytes as in
@@ -110,9 +117,9 @@ TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
     EXPECT_EQ(outside, GetParam() == "h100" ? 1 : 2);
 }
 
-// DRAM writes as in the shipped-profile test: inside the typed band where C must leave L2 (plus
-// the residue the preparation may leave), within that residue of zero where the model keeps C
-// in L2; cuBLAS's from below only.
+// DRAM writes as in the shipped-profile test: within 10 % or 1 MB of the model's value or its
+// band's ends (tests/kernels/dram_write_expectations.hpp); cuBLAS's from below only; the one
+// named miss above held outside.
 TEST_P(NewShapes, DramWritesWithinTheModelOrItsBand) {
     const auto& p = new_shapes(GetParam());
     const auto mc = model_context_for(p.gpu);
@@ -121,9 +128,16 @@ TEST_P(NewShapes, DramWritesWithinTheModelOrItsBand) {
         if (m.skipped) continue;
         const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
         const bool library = m.kernel.starts_with("cublas");
-        test::expect_dram_writes(pred, m.counters.at(std::string(keys::dram_write_bytes)),
-                                 double(mc.l2_bytes), library,
-                                 m.kernel + " at " + to_string(m.size));
+        const auto where = m.kernel + " at " + to_string(m.size);
+        const double writes = m.counters.at(std::string(keys::dram_write_bytes));
+        if (known_write_misses.contains(GetParam() + " " + where)) {
+            const auto* b = pred.band(keys::dram_write_bytes);
+            const double low = b ? b->low : *pred.dram_write_bytes;
+            EXPECT_LT(writes, low - model::dram_write_allowance(low))
+                << where << ": no longer a miss";
+            continue;
+        }
+        test::expect_dram_writes(pred, writes, double(mc.l2_bytes), library, where);
         banded += !library && pred.band(keys::dram_write_bytes) ? 1 : 0;
     }
     EXPECT_GT(banded, 0);

@@ -117,3 +117,27 @@ TEST(DramWaves, CTilesInTheFootprintGiveTheBand) {
                                        launch_order_waves(8, 8, 32), test::h100().l2_bytes);
     EXPECT_EQ(small.with_c_tiles_bytes, 0);
 }
+
+// DRAM writes on a grid small enough to follow by hand (docs/models/dram-waves.md, "DRAM
+// writes"): an L2 of 8 MiB (4 MiB per partition), 1024×1024×256 in 128×128 tiles (strips of A
+// and B 128 KiB, C tiles 64 KiB), 8 × 8 tiles in 4 waves of 16 (two tile rows each). Behind
+// wave 3 nothing; behind wave 2 its strips (A 6–7, all 8 of B: 1.25 MiB) and 3/4 of its C
+// (0.75 MiB): 2 MiB; behind wave 1 1.5 + 1.5 = 3 MiB, plus its own 0.75 MiB: under 4 MiB, stays;
+// behind wave 0 1.75 + 2.25 = 4 MiB exactly: all of it written, 16 × 64 KiB = 1 MiB. With the
+// strips held at their home only (half: the low end), wave 0 has 0.875 + 2.25 MiB behind it and
+// stays. The high end (dirty lines leave from 0.64 of the half on) writes more than the value.
+TEST(DramWaves, CWrittenWhereMoreThanHalfTheL2LiesBehindIt) {
+    const double mib = 1024.0 * 1024;
+    const auto w = wave_dram_reads({1024, 1024, 256}, 4, 128, 128, launch_order_waves(8, 8, 16),
+                                   std::int64_t(8 * mib));
+    EXPECT_DOUBLE_EQ(w.c_written_bytes, 1 * mib);
+    EXPECT_DOUBLE_EQ(w.c_written_low, 0);
+    EXPECT_GT(w.c_written_high, w.c_written_bytes);
+    EXPECT_LE(w.c_written_high, w.c_bytes);
+    // A grid of one wave: nothing touched after its tiles but themselves (3/4 of 4 MiB), so
+    // C stays, even at the high end (3 MiB = 0.75 of the half, where 14.7 % of dirty lines leave).
+    const auto one = wave_dram_reads({1024, 1024, 256}, 4, 128, 128, launch_order_waves(8, 8, 64),
+                                     std::int64_t(8 * mib));
+    EXPECT_EQ(one.c_written_bytes, 0);
+    EXPECT_GT(one.c_written_high, 0);
+}
