@@ -248,3 +248,37 @@ TEST_F(Collector, DirtyLinesLeaveL2AfterAboutHalfItsSizeOfReads) {
             }
         }
 }
+
+// Which stores of parts of one sector L2 counts once (the L2 write model's band,
+// docs/models/l2.md): 16 MiB stored in requests that each write part of a sector, in six
+// patterns (tests/collect/probe_kernels.hpp). L2 counts a store at the SM's partition and again
+// at the home when that is the other one (× 1.5, Collector.L2PartitionsOnKnownTraffic), so its
+// writes lie between 1.5 × the 16 MiB (parts merged into one write per sector) and 1.5 × the L1's
+// store sectors (none merged). Printed (docs/validation/<gpu>-l2-partial-stores.log) with the
+// share merged; asserted are those two ends, within 5 %.
+TEST_F(Collector, PartialSectorStoresAtL2) {
+    const std::size_t bytes = k->data.bytes() / 4 / 2048 * 2048;  // 16 MiB
+    const double c = double(bytes);
+    using probe::part_pattern;
+    const std::pair<part_pattern, const char*> patterns[] = {
+        {part_pattern::halves_adjacent, "16 B halves, next store"},
+        {part_pattern::halves_apart, "16 B halves, one store between"},
+        {part_pattern::quarters_adjacent, "4 B lanes, 16 B halves, next store"},
+        {part_pattern::quarters_apart, "4 B lanes, 16 B halves, one store between"},
+        {part_pattern::eighths_adjacent, "4 B eighths, 8 stores in a row"},
+        {part_pattern::eighths_by_warps, "4 B eighths, each by another warp"},
+    };
+    for (const auto& [pattern, what] : patterns) {
+        const auto v = k->session.collect(
+            flush, [&] { probe::store_parts(k->data.get(), bytes, pattern, k->stream.get()); });
+        const double l1 = v.values.at("l1_global_store_bytes");
+        const double l2 = v.values.at("l2_write_bytes");
+        const double merged = (1.5 * l1 - l2) / (1.5 * l1 - 1.5 * c);
+        std::printf("%-42s L1 store %6.1f MB = %.2f x C; L2 writes %6.1f MB = %.3f x 1.5 C; "
+                    "merged %.3f\n",
+                    what, l1 / 1e6, l1 / c, l2 / 1e6, l2 / (1.5 * c), merged);
+        EXPECT_GT(l1, 1.9 * c) << what;
+        EXPECT_GE(l2, 0.95 * 1.5 * c) << what;
+        EXPECT_LE(l2, 1.05 * 1.5 * l1) << what;
+    }
+}

@@ -31,8 +31,63 @@ __global__ void read_all_kernel(const float* p, std::size_t n, float* out) {
     if (acc == 1.2345e-30f) *out = acc;
 }
 
+__device__ __forceinline__ void st4(float* p) {
+    asm volatile("st.global.f32 [%0], %1;" ::"l"(p), "f"(1.0f) : "memory");
+}
+__device__ __forceinline__ void st16(float* p) {
+    asm volatile("st.global.v4.f32 [%0], {%1, %1, %1, %1};" ::"l"(p), "f"(1.0f) : "memory");
+}
+
+// Each warp takes 2 KiB chunks (64 sectors, 512 floats) in turn; within a chunk the pattern
+// decides which request writes which part of which sector. The volatile stores keep their order.
+__global__ void store_parts_kernel(float* p, std::size_t chunks, part_pattern pattern) {
+    const int lane = threadIdx.x % 32;
+    const std::size_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const std::size_t warps = gridDim.x * blockDim.x / 32;
+    for (std::size_t c = warp; c < chunks; c += warps) {
+        float* q = p + c * 512;
+        switch (pattern) {
+            case part_pattern::halves_adjacent:  // sectors 0-31, then 32-63
+                for (int g = 0; g < 2; ++g) {
+                    st16(q + 256 * g + 8 * lane);
+                    st16(q + 256 * g + 8 * lane + 4);
+                }
+                break;
+            case part_pattern::halves_apart:
+                for (int h = 0; h < 2; ++h)
+                    for (int g = 0; g < 2; ++g) st16(q + 256 * g + 8 * lane + 4 * h);
+                break;
+            case part_pattern::quarters_adjacent:  // 8 groups of 8 sectors
+                for (int g = 0; g < 8; ++g)
+                    for (int h = 0; h < 2; ++h) st4(q + 64 * g + 8 * (lane / 4) + 4 * h + lane % 4);
+                break;
+            case part_pattern::quarters_apart:
+                for (int g = 0; g < 8; g += 2)
+                    for (int h = 0; h < 2; ++h)
+                        for (int k = 0; k < 2; ++k)
+                            st4(q + 64 * (g + k) + 8 * (lane / 4) + 4 * h + lane % 4);
+                break;
+            case part_pattern::eighths_adjacent:
+                for (int g = 0; g < 2; ++g)
+                    for (int e = 0; e < 8; ++e) st4(q + 256 * g + 8 * lane + e);
+                break;
+            case part_pattern::eighths_by_warps:
+                break;  // below: the CTA's warps share chunks
+        }
+    }
+    if (pattern != part_pattern::eighths_by_warps) return;
+    // Eight warps per CTA; CTA b takes chunks b, b + grid, ...; warp w writes eighth w of each
+    // sector of the chunk.
+    const int w = threadIdx.x / 32;
+    for (std::size_t c = blockIdx.x; c < chunks; c += gridDim.x)
+        for (int g = 0; g < 2; ++g) st4(p + c * 512 + 256 * g + 8 * lane + w);
+}
+
 }  // namespace
 
+void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s) {
+    store_parts_kernel<<<528, 256, 0, s>>>(p, bytes / 2048, pattern);
+}
 void store(float* p, std::size_t n, cudaStream_t s) {
     store_kernel<<<1024, 256, 0, s>>>(p, n);
 }

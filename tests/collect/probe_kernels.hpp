@@ -12,6 +12,19 @@ void spin(long long cycles, int* sink, cudaStream_t s);
 void touch(const float* p, std::size_t n, float* out, cudaStream_t s);
 // Writes n floats once, whole sectors.
 void store(float* p, std::size_t n, cudaStream_t s);
+// How the parts of one 32-byte sector are stored (store_parts): every byte once, in requests
+// that each write part of a sector.
+enum class part_pattern {
+    halves_adjacent,    // 16 B per lane, lanes 32 B apart; the other half by the next store
+    halves_apart,       // the same, another sector set's store between the two halves
+    quarters_adjacent,  // 4 B per lane, 4 lanes per half sector, 8 sectors per store; next store
+                        // the other half of the same 8 sectors
+    quarters_apart,     // the same, another 8 sectors' store between the two halves
+    eighths_adjacent,   // 4 B per lane, a sector per lane, 8 stores in a row fill it
+    eighths_by_warps,   // 4 B per lane, a sector per lane, each eighth by another warp
+};
+// Stores `bytes` (a multiple of 2 KiB) at p in `pattern`; the L1 counts every request's sectors.
+void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s);
 // One CTA per SM (`sms` of them), each reading all n floats.
 void read_by_every_sm(const float* p, std::size_t n, float* out, int sms, cudaStream_t s);
 
