@@ -274,9 +274,10 @@ TEST_F(Collector, PartialSectorStoresAtL2) {
         const double l1 = v.values.at("l1_global_store_bytes");
         const double l2 = v.values.at("l2_write_bytes");
         const double merged = (1.5 * l1 - l2) / (1.5 * l1 - 1.5 * c);
-        std::printf("%-42s L1 store %6.1f MB = %.2f x C; L2 writes %6.1f MB = %.3f x 1.5 C; "
-                    "merged %.3f\n",
-                    what, l1 / 1e6, l1 / c, l2 / 1e6, l2 / (1.5 * c), merged);
+        std::printf(
+            "%-42s L1 store %6.1f MB = %.2f x C; L2 writes %6.1f MB = %.3f x 1.5 C; "
+            "merged %.3f\n",
+            what, l1 / 1e6, l1 / c, l2 / 1e6, l2 / (1.5 * c), merged);
         EXPECT_GT(l1, 1.9 * c) << what;
         EXPECT_GE(l2, 0.95 * 1.5 * c) << what;
         EXPECT_LE(l2, 1.05 * 1.5 * l1) << what;
