@@ -203,8 +203,10 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     no_reuse_ctx.l2_bytes = 0;
     const auto no_reuse = rt::estimate_drifting_dram(s, l, l, no_reuse_ctx);
     // Where a group's strips fit in half the L2 and a wave's do not, the model (groups keeping
-    // the group before's strips) reads less than the wave in step: the low end is the fewer.
-    const double low = std::min(in_step.read_bytes(), d.read_bytes());
+    // the group before's strips) reads less than the wave in step: the low end is the fewer,
+    // each with the strips kept up to the end of the L2's measured edge (wave_dram.hpp).
+    const double low =
+        std::min({in_step.read_bytes(), in_step.edge_low_bytes, d.read_bytes(), d.edge_low_bytes});
     if (low < no_reuse.read_bytes())  // equal where every strip is read once
         model::set_dram_read_band(
             r, low, no_reuse.read_bytes(),

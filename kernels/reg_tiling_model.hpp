@@ -104,8 +104,8 @@ struct wave_dram : wave_reads {
     const std::int64_t gx = (s.n + bn - 1) / bn;
     const std::int64_t gy = (s.m + bm - 1) / bm;
     d.ctas_per_wave = std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
-    static_cast<wave_reads&>(d) =
-        wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave), mc.l2_bytes);
+    static_cast<wave_reads&>(d) = wave_dram_reads(
+        s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave), mc.l2_bytes, mc.l2_retention);
     return d;
 }
 

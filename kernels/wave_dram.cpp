@@ -17,6 +17,12 @@ namespace {
 // the 4.2 MB curve with a share of 1/2.)
 constexpr double c_share_per_partition = 0.75;
 
+// Where lines every SM reads start to leave L2 and where all have left, in multiples of the
+// partition's half (docs/validation/h100-l2-capacity.log, h200-l2-capacity.log: under 1 % gone
+// at 0.9 on both, all at 1.25).
+constexpr double edge_start = 0.9;
+constexpr double edge_end = 1.25;
+
 // The fraction of the dirty lines a partition stored x × its half of the L2 ago (x: the distinct
 // bytes it touched since, over that half) that it has written back since: the DRAM write band's
 // high end. Measured on the H100 by Collector.DirtyLinesLeaveL2AfterAboutHalfItsSizeOfReads
@@ -90,7 +96,7 @@ double c_written_during(const std::vector<wave>& waves, const ABytes& a_strip_by
 
 wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
-                           std::int64_t l2_bytes) {
+                           std::int64_t l2_bytes, std::span<const retention_point> retention) {
     wave_reads w;
     const double e = element_bytes;
     const double a_total = e * double(s.m) * double(s.k);
@@ -113,17 +119,19 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         return e * double(std::min(strip_rows, s.m - t.a_strip * strip_rows)) *
                double(std::min(strip_cols, s.n - t.b_strip * strip_cols));
     };
-    // One pass over the waves: a strip is read unless the previous wave touched it and that
-    // wave's footprint (its strips, and with `with_c` the C tiles it reads and writes back)
-    // fits in half the L2.
+    // One pass over the waves: a strip the previous wave touched is found in L2 unless its
+    // partition has touched too much since: that wave's strips (every partition holds them) and
+    // `c_share` of its C tiles (each read and written back through L2), against `capacity`, on
+    // the GPU's measured retention curve (a step at 1 where none is known). Other strips are read.
     struct sweep_result {
         double a = 0, b = 0, max_strips = 0;
         bool reuse = false;
     };
-    const auto sweep = [&](bool with_c, double capacity) {
+    const auto shared_sweep = [&](double c_share, double capacity,
+                                  std::span<const retention_point> curve) {
         sweep_result r;
         std::set<std::int64_t> a_now, b_now, a_prev, b_prev;
-        bool prev_fits = false;
+        double evicted = 1;  // of the previous wave's strips; none before the first
         for (const auto& wv : waves) {
             a_now.clear();
             b_now.clear();
@@ -136,15 +144,15 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             double strips = 0;
             for (const auto a : a_now) {
                 strips += a_strip_bytes(a);
-                if (!(prev_fits && a_prev.contains(a))) r.a += a_strip_bytes(a);
+                r.a += a_strip_bytes(a) * (a_prev.contains(a) ? evicted : 1.0);
             }
             for (const auto b : b_now) {
                 strips += b_strip_bytes(b);
-                if (!(prev_fits && b_prev.contains(b))) r.b += b_strip_bytes(b);
+                r.b += b_strip_bytes(b) * (b_prev.contains(b) ? evicted : 1.0);
             }
-            r.reuse = r.reuse || prev_fits;
+            r.reuse = r.reuse || evicted < 1;
             r.max_strips = std::max(r.max_strips, strips);
-            prev_fits = strips + (with_c ? c_part : 0) <= capacity;
+            evicted = evicted_at(curve, (strips + c_share * c_part) / capacity);
             std::swap(a_prev, a_now);
             std::swap(b_prev, b_now);
         }
@@ -163,27 +171,24 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     w.c_written_bytes = written(1.0, at_half);
     w.c_written_low = written(0.5, at_half);
     w.c_written_high = written(1.0, mean_evicted);
-    if (waves.size() <= 1) {
-        w.a_bytes = a_total;
-        w.b_bytes = b_total;
-        return w;
-    }
-    if (w.fits_l2) {
-        w.a_bytes = a_total;
-        w.b_bytes = b_total;
-        w.reuse_across_waves = true;
-    } else {
-        const auto r = sweep(false, usable);
-        w.a_bytes = r.a;
-        w.b_bytes = r.b;
-        w.reuse_across_waves = r.reuse;
-        w.max_wave_strip_bytes = r.max_strips;
-    }
-    const auto c = sweep(true, usable);
-    if (c.a + c.b > w.a_bytes + w.b_bytes) w.with_c_tiles_bytes = c.a + c.b + w.c_bytes;
+
+    const auto r = shared_sweep(c_share_per_partition, usable, retention);
+    // The measured edge's two ends, as steps: the strips kept up to its end (1.25 × the half:
+    // the low end of the reads) or dropped from its start (0.9 ×: the high end). Where no curve
+    // was measured, the H100's and H200's edge, which both span 0.9 … 1.25.
+    const retention_point kept[] = {{edge_end, 0.0}, {edge_end, 1.0}};
+    const retention_point dropped[] = {{edge_start, 0.0}, {edge_start, 1.0}};
+    const auto low = shared_sweep(c_share_per_partition, usable, kept);
+    const auto high = shared_sweep(c_share_per_partition, usable, dropped);
+    w.edge_low_bytes = low.a + low.b + w.c_bytes;
+    w.edge_high_bytes = high.a + high.b + w.c_bytes;
+    w.a_bytes = r.a;
+    w.b_bytes = r.b;
+    w.reuse_across_waves = r.reuse;
+    if (!w.fits_l2) w.max_wave_strip_bytes = r.max_strips;
     // Held once: a line all SMs share may sit in one partition only, so the whole L2 is usable.
     if (!w.fits_l2) {
-        const auto once = sweep(false, double(l2_bytes));
+        const auto once = shared_sweep(0, double(l2_bytes), {});
         const double reads =
             a_total + b_total <= double(l2_bytes) ? a_total + b_total : once.a + once.b;
         if (reads < w.a_bytes + w.b_bytes) w.held_once_bytes = reads + w.c_bytes;
@@ -206,23 +211,25 @@ std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn, std::int6
 
 void add_l2_residency_band(refined_model& r, const wave_reads& w, std::int64_t l2_bytes) {
     if (r.dram_read_band) return;
-    const double low = w.held_once_bytes > 0 ? w.held_once_bytes : w.total();
-    const double high = std::max(w.total(), w.with_c_tiles_bytes);
-    if (!(low < w.total() || high > w.total())) return;
+    const double value = w.total();
+    const double low =
+        std::min({value, w.edge_low_bytes, w.held_once_bytes > 0 ? w.held_once_bytes : value});
+    const double high = std::max(value, w.edge_high_bytes);
+    const double tol = model::dram_tolerance;
+    if (low >= (1 - tol) * value && high <= (1 + tol) * value) return;
     const auto mb = [](double v) { return std::to_string(std::llround(v / 1e6)); };
     std::string why =
-        "the model keeps a strip for the next wave when the previous wave's strips fit "
-        "in half the L2 (" +
-        mb(0.5 * double(l2_bytes)) +
-        " MB: each partition holding its own copy of what all SMs share)";
-    if (low < w.total())
-        why += "; held once (the whole L2, " + mb(double(l2_bytes)) +
-               " MB) more of them survive (low end)";
-    if (high > w.total())
-        why +=
-            "; with each wave's C tiles, which it reads and writes back through L2, counted "
-            "beside its strips, fewer do (high end)";
-    why += "; where between lies depends on the L2's duplication and replacement";
+        "the model finds a strip the previous wave touched in L2 as the GPU's measured "
+        "retention says for what its partition touched since (that wave's strips and 3/4 of "
+        "its C tiles, against half the L2, " +
+        mb(0.5 * double(l2_bytes)) + " MB); the edge spans 0.9 to 1.25 of the half";
+    if (low < value) {
+        why += "; strips kept up to its end";
+        if (w.held_once_bytes > 0 && w.held_once_bytes <= w.edge_low_bytes)
+            why += ", or held once (the whole L2, " + mb(double(l2_bytes)) + " MB),";
+        why += " read less (low end)";
+    }
+    if (high > value) why += "; strips dropped from its start read more (high end)";
     model::set_dram_read_band(r, low, high, why);
 }
 

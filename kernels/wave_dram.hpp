@@ -11,9 +11,11 @@
 // there only when that wave's strips fit in half the L2, and read again when they did not (the
 // previous wave's sweep over K has pushed it out). C is read once (β ≠ 0).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/shape.hpp"
+#include "gpu/l2_retention.hpp"
 #include "model/refined_model.hpp"
 
 namespace tgemm::kernels {
@@ -38,11 +40,11 @@ struct wave_reads {
     // The reads if no two CTAs of a wave shared a strip through L2 (every tile streams its own
     // strips of A and B; C once): the most a wave schedule can read.
     double unshared_bytes = 0;
-    // The reads if each wave's C tiles, which it reads and writes back through L2, counted in
-    // its footprint beside its strips; set only where that makes a previous wave's strips miss
-    // (0 otherwise). How much of the strips C's tiles evict depends on the L2's replacement, so
-    // the reads lie between total() and this (a DRAM read band, add_l2_residency_band).
-    double with_c_tiles_bytes = 0;
+    // The reads if the L2 kept shared strips up to the end of its measured edge (1.25 × the half)
+    // or dropped them from its start (0.9 ×), instead of the measured curve: a DRAM read band's
+    // ends (add_l2_residency_band).
+    double edge_low_bytes = 0;
+    double edge_high_bytes = 0;
     // The reads if a line all SMs share were held once in L2 (the whole L2 usable instead of
     // half); set only where that reads less than the model (0 otherwise).
     double held_once_bytes = 0;
@@ -60,9 +62,12 @@ struct wave_reads {
 };
 
 // `element_bytes`: of A, B and C (4 for FP32, 2 for BF16 and FP16).
+// `retention`: the GPU's measured L2 retention curve (gpu/l2_retention.hpp); empty: the step at
+// half the L2.
 [[nodiscard]] wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                                          std::int64_t strip_cols, const std::vector<wave>& waves,
-                                         std::int64_t l2_bytes);
+                                         std::int64_t l2_bytes,
+                                         std::span<const retention_point> retention = {});
 
 // The waves of a launch of gm × gn CTAs in blockIdx order (x along N fastest), `per_wave` at a
 // time.

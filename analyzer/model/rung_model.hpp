@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/shape.hpp"
 #include "gpu/gpu_info.hpp"
+#include "gpu/l2_retention.hpp"
 #include "gpu/occupancy.hpp"
 #include "gpu/sm_limits.hpp"
 #include "gpu/spec.hpp"
@@ -25,6 +27,8 @@ struct model_context {
     int sm_count = 0;
     sm_limits limits;       // for gpu/occupancy.hpp
     int l2_partitions = 0;  // 0: unknown, and the L2 traffic model (kernels/l2_traffic) is off
+    // How long the L2 keeps a line every SM reads (measured; empty: the step at half the L2).
+    std::span<const retention_point> l2_retention;
 };
 
 // The context of `gpu`. Throws error_kind::input when its SM limits are unknown (an old profile
@@ -34,7 +38,8 @@ struct model_context {
         throw error(error_kind::input, "no SM limits, L2 size or SM count for GPU '" + gpu.key +
                                            "' (compute capability " + gpu.cc +
                                            "): the models cannot predict it");
-    return {gpu.l2_bytes, gpu.sm_count, gpu.limits, l2_partitions_of(gpu.key, gpu.cc)};
+    return {gpu.l2_bytes, gpu.sm_count, gpu.limits, l2_partitions_of(gpu.key, gpu.cc),
+            l2_retention_of(gpu.key)};
 }
 
 struct textbook_model {

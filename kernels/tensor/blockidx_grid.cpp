@@ -32,9 +32,8 @@ void set_blockidx_dram(tensor_counts& r, const shape& s, const model_context& mc
                        const blockidx_grid& g, const launch_info& launch,
                        const std::string& limit) {
     const int per_sm = resident_ctas_per_sm(mc.limits, launch.cta());
-    const auto w =
-        dram_reads(s, g.bm, g.bn,
-                   launch_order_waves(g.gm, g.gn, std::int64_t(per_sm) * mc.sm_count), mc.l2_bytes);
+    const auto w = dram_reads(
+        s, g.bm, g.bn, launch_order_waves(g.gm, g.gn, std::int64_t(per_sm) * mc.sm_count), mc);
     set_dram(r, w, mc.l2_bytes,
              model::ctas(per_sm) + " per SM (" + limit + "), CTAs start in blockIdx order");
 }

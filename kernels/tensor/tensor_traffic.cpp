@@ -76,8 +76,9 @@ tma_traffic tma_matrix::box(std::int64_t row0, std::int64_t col0, int box_rows, 
 }
 
 wave_reads dram_reads(const shape& s, int strip_rows, int strip_cols,
-                      const std::vector<wave>& waves, std::int64_t l2_bytes) {
-    return kernels::wave_dram_reads(s, bf16, strip_rows, strip_cols, waves, l2_bytes);
+                      const std::vector<wave>& waves, const model_context& mc) {
+    return kernels::wave_dram_reads(s, bf16, strip_rows, strip_cols, waves, mc.l2_bytes,
+                                    mc.l2_retention);
 }
 
 double compulsory_read_bytes(const shape& s) {

@@ -11,6 +11,7 @@
 
 #include "core/shape.hpp"
 #include "dram_writes.hpp"
+#include "model/rung_model.hpp"
 #include "tile_model.hpp"
 #include "wave_dram.hpp"
 
@@ -101,7 +102,7 @@ using kernels::strip_pair;
 using kernels::wave;
 using kernels::wave_reads;
 [[nodiscard]] wave_reads dram_reads(const shape& s, int strip_rows, int strip_cols,
-                                    const std::vector<wave>& waves, std::int64_t l2_bytes);
+                                    const std::vector<wave>& waves, const model_context& mc);
 
 // C written back during the kernel: all of it once A, B and C exceed half the L2, else none (C
 // stays dirty in L2 past the kernel's end); model::dram_write_bytes for bf16.

@@ -182,7 +182,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
         (double(self.requested_sectors + multicast.requested_sectors + c_tma.requested_sectors) +
          l2_lsu_sectors);
 
-    const auto w = dram_reads(s, bm, bn, waves, mc.l2_bytes);
+    const auto w = dram_reads(s, bm, bn, waves, mc);
     r.refined.dram_read_bytes = w.total();
     kernels::set_wave_dram_writes(r.refined, w, partial_sums_bytes);
 

@@ -38,8 +38,7 @@ class NewShapes : public ::testing::TestWithParam<std::string> {};
 // high end (the measured ratio, rounded up).
 const std::map<std::string, double> known_misses = {
     {"h100 blocktiling_1d at 2500×3500×1200", 1.11},
-    {"h200 naive at 1536×1536×4096", 1.22},
-    {"h200 smem_tiling at 1536×1536×4096", 1.17},
+    {"h200 smem_tiling at 1536×1536×4096", 1.12},
 };
 
 // "<gpu> <kernel> at <shape>" whose DRAM writes lie below the write model's band: thread_tiling
@@ -106,15 +105,16 @@ TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
         // whose waves of 264 CTAs keep B in L2 (docs/models/dram-waves.md); Nsight Compute
         // on the same launch reads 65.3 MB, 2.4 % over the model: the excess is the tool's
         // counted pass, which near the L2's capacity reads more than ncu
-        // (docs/validation/h100-cupti-vs-ncu-capacity-edge.txt). H200: naive and
-        // smem_tiling (32×32 tiles) at 1536×1536×4096 read 21 % and 16 % more than the model's
-        // A, B and C once (60 MB); on the H100 both are within it. Not explained yet.
+        // (docs/validation/h100-cupti-vs-ncu-capacity-edge.txt). H200: smem_tiling (32×32
+        // tiles) at 1536×1536×4096 reads 11.6 % more than the model (61.9 MB); on the H100 it is
+        // within its band. Not explained yet. (naive there, 21 % over the model before the
+        // measured retention curve, is now within 10 %.)
         const auto it = known_misses.find(GetParam() + " " + where);
         ASSERT_NE(it, known_misses.end()) << where << ": " << reads << " > " << high;
         EXPECT_LE(reads, it->second * high) << where;
     }
     EXPECT_EQ(compared, 49);
-    EXPECT_EQ(outside, GetParam() == "h100" ? 1 : 2);
+    EXPECT_EQ(outside, 1);
 }
 
 // DRAM writes as in the shipped-profile test: within 10 % or 1 MB of the model's value or its

@@ -169,10 +169,10 @@ INSTANTIATE_TEST_SUITE_P(Gpus, ShippedRung, ::testing::ValuesIn(test::shipped_gp
 
 // How many predicted values carry a band instead of a point (issue 10 asks for at most 5 % of
 // (rung, shape, counter) rows). Counted over both shipped profiles, against the values the models
-// predict there: 436 of 2810 (15.5 %, the goal not met). 483 before the DRAM write model of
-// 2026-11-25 (kernels/wave_dram.hpp, c_written_bytes), which gives every tiled rung a derived
-// value and a band only where its ends lie beyond the 10 % / 1 MB tolerance. The bound is today's
-// count, so a new band shows here.
+// predict there: 424 of 2810 (15.1 %, the goal not met): 55 DRAM reads, 108 DRAM writes, 110 L2
+// writes, 151 L2 fabric. 483 before 2026-11-25's DRAM write model (kernels/wave_dram.hpp,
+// c_written_bytes) and the reads' measured L2 retention (gpu/l2_retention.hpp), which set a band
+// only where its ends lie beyond the tolerance. The bound is today's count, so a new band shows.
 TEST(ShippedProfileBands, AtMostTodaysShare) {
     int values = 0;
     int bands = 0;
@@ -189,5 +189,5 @@ TEST(ShippedProfileBands, AtMostTodaysShare) {
         }
     }
     EXPECT_EQ(values, 2810);
-    EXPECT_LE(bands, 436);
+    EXPECT_LE(bands, 424);
 }

@@ -66,10 +66,12 @@ TEST(SmemRegisterModel, L1SharedAndDramAt4096) {
 }
 
 TEST(SmemRegisterModel, ReadBandAt2048SpansTheNoReuseLimit) {
-    // 2048³: 32 × 32 = 1024 CTAs. Low end: the wave's strips fit in half the L2, so A, B, C are
-    // read once: 3 × 16 MiB. High end: groups of 132 CTAs (ids 132g …), none keeping a strip in
-    // L2 for the next: groups 0-6 cover 5 tile rows each, group 7 (ids 924-1023) 4, so 39 strips
-    // of A of 64 rows × 2048 × 4 B = 0.5 MiB; B (16 MiB) once per group, 8 times; C once.
+    // 2048³: 32 × 32 = 1024 CTAs. Low end: a wave of 528 CTAs touches 17 strips of A (8.5 MiB),
+    // all of B (16 MiB) and 528 C tiles of 16 KiB (3/4 of 8.25 MiB): 1.23 × half the L2, inside
+    // the edge's end (1.25), so with strips kept that far A, B, C are read once: 3 × 16 MiB. High
+    // end: groups of 132 CTAs (ids 132g …), none keeping a strip in L2 for the next: groups 0-6
+    // cover 5 tile rows each, group 7 (ids 924-1023) 4, so 39 strips of A of 64 rows × 2048 × 4 B =
+    // 0.5 MiB; B (16 MiB) once per group, 8 times; C once.
     const auto r = model_of(shape{2048, 2048, 2048}).refined;
     ASSERT_TRUE(r.dram_read_band);
     EXPECT_DOUBLE_EQ(r.dram_read_band->low, 3.0 * 16777216);

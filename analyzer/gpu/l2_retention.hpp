@@ -1,0 +1,25 @@
+#pragma once
+// How long an L2 keeps a clean line that SMs on both of its partitions read, as measured on the
+// GPU (Collector.L2HoldsLinesEverySmReadsUpToAboutHalfItsSize;
+// docs/validation/<gpu>-l2-capacity.log): the fraction of such lines gone after the partition has
+// touched x × its half of the L2 since. The DRAM read model (kernels/wave_dram.hpp) uses it for the
+// strips a wave shares with the one before.
+#include <span>
+#include <string_view>
+
+namespace tgemm {
+
+struct retention_point {
+    double x = 0;        // distinct bytes touched since, over the partition's half of the L2
+    double evicted = 0;  // the share of the lines gone by then
+};
+
+// The measured curve of GPU `key`; empty where none was measured (the models then take a step at
+// x = 1: every line kept up to half the L2, none beyond).
+[[nodiscard]] std::span<const retention_point> l2_retention_of(std::string_view key);
+
+// The share evicted at `x` on `curve`: linear between its points, 0 before the first, 1 after the
+// last; on an empty curve the step at 1.
+[[nodiscard]] double evicted_at(std::span<const retention_point> curve, double x);
+
+}  // namespace tgemm
