@@ -71,8 +71,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "128-byte line: N³/32 · 160 B for a cube");
     r.notes.push_back("DRAM: " + model::ctas(per_sm) + " of 1024 threads per SM; " +
                       std::to_string(d.waves) + " waves of " + std::to_string(d.ctas_per_wave) +
-                      " CTAs, each reads the A and B strips it touches unless the previous "
-                      "wave's strips fit in half the L2");
+                      " CTAs, each reads the A and B strips it touches, " +
+                      kernels::strip_reuse_note);
     r.notes.push_back(
         "DRAM: naive keeps a whole wave in step (4096³: 4.33 GB read = B 62 times, "
         "once per wave of 264 CTAs; the model gives 4.33 GB) while smem_tiling, on the same grid "

@@ -88,7 +88,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_load_wavefronts = warps * steps * (tile / 2 + tile);
     // DRAM: 2 CTAs of 1024 threads per SM on the H100, which drift apart; one CTA per SM stays
     // in step, so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each
-    // stream B once unless the previous group's strips fit in half the L2.
+    // stream B once, less what L2 still holds of the group before (wave_dram.hpp).
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
     const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
     r.dram_read_bytes = d.read_bytes();
@@ -101,7 +101,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                                   : std::string("1 CTA per SM; ")) +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
-                      "touches unless the previous group's strips fit in half the L2");
+                      "touches, " +
+                      ::tgemm::kernels::strip_reuse_note);
     return m;
 }
 

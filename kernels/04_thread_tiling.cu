@@ -152,7 +152,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
-                      "touches unless the previous group's strips fit in half the L2");
+                      "touches, " +
+                      ::tgemm::kernels::strip_reuse_note);
     return m;
 }
 

@@ -193,7 +193,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
                       model::ctas(per_sm) + " per SM, which drift apart; " +
                       std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
                       " CTAs (one per SM) cross K in step, each reads the A and B strips it "
-                      "touches unless the previous group's strips fit in half the L2");
+                      "touches, " +
+                      ::tgemm::kernels::strip_reuse_note);
     // The 4 CTAs of an SM stay partly in step, and the L2 keeps part of the strips of the
     // group before, neither of which the model derives: the reads lie between the whole wave in
     // step with the L2 reuse between waves (the fewest) and one CTA per SM in step with no strip

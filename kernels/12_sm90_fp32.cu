@@ -233,8 +233,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(info.registers) +
         " registers × " + std::to_string(cfg::threads) + " threads, " +
         std::to_string(cfg::smem_bytes / 1024) + " KB shared), so " + std::to_string(dram.waves) +
-        " waves; each wave reads the strips of A and B it touches once, and again those the "
-        "previous wave touched unless that wave's strips fit in half the L2; C read once");
+        " waves; each wave reads the strips of A and B it touches once, " +
+        ::tgemm::kernels::strip_reuse_note + "; C read once");
     return m;
 }
 

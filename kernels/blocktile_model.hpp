@@ -86,12 +86,11 @@ struct config {
     r.notes.push_back(c.l1_c_note);
     r.notes.push_back(c.smem_load_note);
     r.notes.push_back(c.smem_store_note);
-    r.notes.push_back("DRAM: " + std::to_string(l.registers) + " registers × " +
-                      std::to_string(l.threads) + " threads → " + model::ctas(per_sm) +
-                      " per SM; " + std::to_string(d.waves) + " waves of " +
-                      std::to_string(d.ctas_per_wave) +
-                      " CTAs, each wave reads the A and B strips it touches unless the previous "
-                      "wave's strips fit in half the L2");
+    r.notes.push_back(
+        "DRAM: " + std::to_string(l.registers) + " registers × " + std::to_string(l.threads) +
+        " threads → " + model::ctas(per_sm) + " per SM; " + std::to_string(d.waves) + " waves of " +
+        std::to_string(d.ctas_per_wave) + " CTAs, each wave reads the A and B strips it touches, " +
+        ::tgemm::kernels::strip_reuse_note);
     return m;
 }
 

@@ -116,8 +116,8 @@ struct wave_dram : wave_reads {
 // code on identical SMs, start together and finish together. So a group of sm_count
 // consecutive CTA ids (in dispatch order, blockIdx.x fastest) crosses K together and reads each
 // strip it touches from DRAM once, while two groups that run at once are at unrelated points of
-// K: they share a strip only through the L2 (the group before still holds it when one group's
-// strips fit in half the L2). This is the wave model with waves of one CTA per SM.
+// K: they share a strip only through the L2 (the group before still holds it as far as the L2's
+// measured retention says, wave_dram.hpp). This is the wave model with waves of one CTA per SM.
 //
 // Checked against the H100 at 4096³ (B passes = (measured read − A − C) / |B|): rungs 04 and
 // 05 read B 28 and 30 times, groups of 132 give 32; smem_tiling (03) 124, groups give 125.

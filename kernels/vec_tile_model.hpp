@@ -96,9 +96,8 @@ struct config {
     r.notes.push_back("DRAM: " + model::ctas(per_sm) + " per SM (" + std::to_string(l.registers) +
                       " registers × " + std::to_string(l.threads) + " threads), so " +
                       std::to_string(dram.waves) +
-                      " waves; each wave reads the strips of A and B it touches once, and again "
-                      "those the previous wave touched unless that wave's strips fit in half the "
-                      "L2; C read once");
+                      " waves; each wave reads the strips of A and B it touches once, " +
+                      ::tgemm::kernels::strip_reuse_note + "; C read once");
     return m;
 }
 

@@ -32,36 +32,23 @@ constexpr double edge_end = 1.25;
 // 0.79 are one noisy level). Dirty lines leave from 0.64 on, earlier than clean ones (from 0.9,
 // docs/validation/h100-l2-capacity.log); the H200's curve (h200-l2-dirty-capacity.log) lies
 // 0.03-0.05 later, so this one is the earlier of the two.
-struct curve_point {
-    double x, evicted;
-};
-constexpr std::array<curve_point, 9> eviction_curve{{{0.54, 0.0},
-                                                     {0.64, 0.002},
-                                                     {0.74, 0.147},
-                                                     {0.79, 0.147},
-                                                     {0.84, 0.306},
-                                                     {0.89, 0.463},
-                                                     {0.94, 0.706},
-                                                     {0.99, 0.782},
-                                                     {1.04, 1.0}}};
+constexpr std::array<retention_point, 9> dirty_eviction{{{0.54, 0.0},
+                                                         {0.64, 0.002},
+                                                         {0.74, 0.147},
+                                                         {0.79, 0.147},
+                                                         {0.84, 0.306},
+                                                         {0.89, 0.463},
+                                                         {0.94, 0.706},
+                                                         {0.99, 0.782},
+                                                         {1.04, 1.0}}};
 
-double evicted_at(double x) {
-    if (x <= eviction_curve.front().x) return 0;
-    for (std::size_t i = 1; i < eviction_curve.size(); ++i) {
-        const auto& [x1, f1] = eviction_curve[i];
-        if (x <= x1) {
-            const auto& [x0, f0] = eviction_curve[i - 1];
-            return f0 + (f1 - f0) * (x - x0) / (x1 - x0);
-        }
-    }
-    return 1;
-}
-
-// The mean of evicted_at over [x0, x1] (the lines of one wave's C tiles), by the midpoint rule.
+// The mean of dirty_eviction over [x0, x1] (the lines of one wave's C tiles), by the midpoint
+// rule.
 double mean_evicted(double x0, double x1) {
     constexpr int samples = 256;
     double sum = 0;
-    for (int i = 0; i < samples; ++i) sum += evicted_at(x0 + (x1 - x0) * (i + 0.5) / samples);
+    for (int i = 0; i < samples; ++i)
+        sum += evicted_at(dirty_eviction, x0 + (x1 - x0) * (i + 0.5) / samples);
     return sum / samples;
 }
 
@@ -162,8 +149,8 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         return c_written_during(waves, a_strip_bytes, b_strip_bytes, c_tile_bytes, usable, ab_share,
                                 evicted);
     };
-    // The value: a line is gone once its partition has touched half the L2 since (the rule the
-    // reads use). Low end: strips held at their home only (a strip that CTAs on one partition
+    // The value: a line is gone once its partition has touched half the L2 since (a step at 1).
+    // Low end: strips held at their home only (a strip that CTAs on one partition
     // read need not be copied to the other). High end: dirty lines leave as early as measured.
     const auto at_half = [](double x0, double x1) {
         return std::clamp((x1 - 1) / (x1 - x0), 0.0, 1.0);

@@ -5,11 +5,11 @@
 // A wave is the set of CTA tiles resident together; each tile streams one strip of A
 // (strip_rows rows, all of K) and one of B (strip_cols columns, all of K). The CTAs of a wave
 // start together and cross K at about the same pace, so a strip several of them share comes
-// from DRAM once per wave. Whether the next wave finds it in L2 depends on the capacity: when A
-// and B together fit in half the L2 (each of Hopper's two partitions caches its own SMs' data,
-// docs/models/l2.md) they are read once; otherwise a strip the previous wave touched is still
-// there only when that wave's strips fit in half the L2, and read again when they did not (the
-// previous wave's sweep over K has pushed it out). C is read once (β ≠ 0).
+// from DRAM once per wave. A strip the previous wave touched is found in L2 as the GPU's
+// measured retention says (gpu/l2_retention.hpp) for what its partition touched since: that
+// wave's strips (each of Hopper's two partitions holds its own copy of a line all SMs read,
+// docs/models/l2.md) and 3/4 of its C tiles, against half the L2. C is read once (β ≠ 0). The
+// same waves give the DRAM writes: which C tiles leave L2 before the kernel ends.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -31,7 +31,7 @@ struct wave_reads {
     double b_bytes = 0;
     double c_bytes = 0;
     std::int64_t waves = 0;
-    bool fits_l2 = false;             // A and B together fit in half the L2: read once
+    bool fits_l2 = false;             // A and B together fit in half the L2 (for the notes)
     bool reuse_across_waves = false;  // some wave finds strips of the one before in L2
     // The most bytes of distinct A and B strips one wave touches (0 when A and B fit): above
     // half the L2, CTAs share a strip only while they stay within the L2's reach of each other
@@ -68,6 +68,11 @@ struct wave_reads {
                                          std::int64_t strip_cols, const std::vector<wave>& waves,
                                          std::int64_t l2_bytes,
                                          std::span<const retention_point> retention = {});
+
+// How the rungs' notes say rule 2 (after "each reads the A and B strips it touches, ").
+inline constexpr const char* strip_reuse_note =
+    "less those the one before touched that L2 still holds (as the GPU's measured retention "
+    "says after that one's strips and 3/4 of its C tiles, against half the L2)";
 
 // The waves of a launch of gm × gn CTAs in blockIdx order (x along N fastest), `per_wave` at a
 // time.

@@ -40,11 +40,9 @@ void set_dram(tensor_counts& r, const wave_reads& w, std::int64_t l2_bytes,
     kernels::set_wave_dram_writes(r.refined, w);
     r.refined.notes.push_back(
         "DRAM: " + residency + "; " + std::to_string(w.waves) + " waves; " +
-        (w.fits_l2 || w.waves <= 1
-             ? "A and B read once (they fit in half the L2 or one wave holds all)"
-             : "each wave reads the strips of A and B it touches, but not those the previous "
-               "wave touched when that wave's strips fit in half the L2 (A + B exceed half the "
-               "L2)") +
+        (w.waves <= 1 ? "A and B read once (one wave holds all)"
+                      : std::string("each wave reads the strips of A and B it touches, ") +
+                            kernels::strip_reuse_note) +
         "; C read once (β ≠ 0)");
     add_dram_notes(r, w, l2_bytes);
 }

@@ -231,8 +231,9 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
         "DRAM: the i-th unit of every cluster is resident together (the stream-K "
         "pieces form one last wave); " +
         std::to_string(w.waves) + " waves; " +
-        (w.fits_l2 || w.waves <= 1 ? "A and B read once"
-                                   : "each wave re-reads the strips of A and B it touches") +
+        (w.waves <= 1 ? "A and B read once"
+                      : std::string("each wave reads the strips of A and B it touches, ") +
+                            kernels::strip_reuse_note) +
         "; C read once (β ≠ 0); stream-K partial sums stay in L2");
     add_dram_notes(r, w, mc.l2_bytes);
     return r;
