@@ -79,10 +79,11 @@ inline constexpr const char* strip_reuse_note =
 [[nodiscard]] std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn,
                                                    std::int64_t per_wave);
 
-// Where the L2's two limiting cases differ from the model, `r` gets a DRAM read band between
-// them, unless it has a band already (a rung's own limiting cases are the wider ones): the low
-// end with shared lines held once (`held_once_bytes`), the high end with each wave's C tiles in
-// its footprint (`with_c_tiles_bytes`); docs/models/dram-waves.md.
+// Where the L2's limiting cases lie beyond the DRAM read tolerance of the model, `r` gets a DRAM
+// read band between them, unless it has a band already (a rung's own limiting cases are the
+// wider ones): the low end with strips kept to the end of the measured edge
+// (`edge_low_bytes`) or shared lines held once (`held_once_bytes`), the high end with strips
+// dropped from its start (`edge_high_bytes`); docs/models/dram-waves.md.
 void add_l2_residency_band(refined_model& r, const wave_reads& w, std::int64_t l2_bytes);
 
 }  // namespace tgemm::kernels

@@ -135,18 +135,16 @@ inline constexpr double fp32_bytes = 4.0;
 inline constexpr double dram_tolerance = 0.10;
 // The L2 traffic model's tolerance (kernels/l2_traffic.hpp; issue 10: L2 bytes 10 %), and the
 // floor under it: at 1024³ a row moves ~1 MB of 6-30 MB, the size of what the collector's
-// preparation may leave (write_residue_bytes). The fabric bytes are derived from the model's
+// preparation may leave (Collector.KnownTrafficKernels asserts under 1 MB of DRAM writes from a
+// read-only kernel after it; 2.3 KB measured on the H100, docs/measurement.md). The fabric bytes are derived from the model's
 // DRAM reads, so they also carry that model's tolerance on their A and B part.
 inline constexpr double l2_tolerance = 0.10;
 inline constexpr double l2_floor_bytes = 1e6;
-// The DRAM write tolerance (issue 10: 10 % or 1 MB) around a value of `bytes`.
+// The DRAM write tolerance (issue 10: 10 % or 1 MB, the floor being what the preparation may
+// leave) around a value of `bytes`.
 [[nodiscard]] inline double dram_write_allowance(double bytes) {
     return std::max(l2_floor_bytes, dram_tolerance * bytes);
 }
-// What a DRAM write count may exceed the bytes of C by: the residue a read-only kernel sees after
-// the collector's preparation (Collector.KnownTrafficKernels asserts under 1 MB; measured
-// 2.3 KB on the H100, docs/measurement.md).
-inline constexpr double write_residue_bytes = 1e6;
 
 // The note every caller of dram_write_bytes adds once its DRAM values are set.
 inline void add_dram_write_notes(refined_model& r) {
