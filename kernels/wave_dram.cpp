@@ -1,7 +1,6 @@
 #include "wave_dram.hpp"
 
 #include <algorithm>
-#include <array>
 #include <set>
 #include <string>
 
@@ -23,32 +22,14 @@ constexpr double c_share_per_partition = 0.75;
 constexpr double edge_start = 0.9;
 constexpr double edge_end = 1.25;
 
-// The fraction of the dirty lines a partition stored x × its half of the L2 ago (x: the distinct
-// bytes it touched since, over that half) that it has written back since: the DRAM write band's
-// high end. Measured on the H100 by Collector.DirtyLinesLeaveL2AfterAboutHalfItsSizeOfReads
-// (docs/validation/h100-l2-dirty-capacity.log: 4.2 MB stored, then a set every SM reads; x is
-// the set over half the L2 plus, at their mean, the stored lines a partition holds as their
-// home), linear between the measured points, made non-decreasing (0.147 at 0.74 and 0.084 at
-// 0.79 are one noisy level). Dirty lines leave from 0.64 on, earlier than clean ones (from 0.9,
-// docs/validation/h100-l2-capacity.log); the H200's curve (h200-l2-dirty-capacity.log) lies
-// 0.03-0.05 later, so this one is the earlier of the two.
-constexpr std::array<retention_point, 9> dirty_eviction{{{0.54, 0.0},
-                                                         {0.64, 0.002},
-                                                         {0.74, 0.147},
-                                                         {0.79, 0.147},
-                                                         {0.84, 0.306},
-                                                         {0.89, 0.463},
-                                                         {0.94, 0.706},
-                                                         {0.99, 0.782},
-                                                         {1.04, 1.0}}};
-
-// The mean of dirty_eviction over [x0, x1] (the lines of one wave's C tiles), by the midpoint
+// The mean of l2_dirty_eviction() over [x0, x1] (the lines of one wave's C tiles), by the midpoint
 // rule.
 double mean_evicted(double x0, double x1) {
     constexpr int samples = 256;
+    const auto dirty_curve = l2_dirty_eviction();
     double sum = 0;
     for (int i = 0; i < samples; ++i)
-        sum += evicted_at(dirty_eviction, x0 + (x1 - x0) * (i + 0.5) / samples);
+        sum += evicted_at(dirty_curve, x0 + (x1 - x0) * (i + 0.5) / samples);
     return sum / samples;
 }
 
@@ -114,8 +95,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         double a = 0, b = 0, max_strips = 0;
         bool reuse = false;
     };
-    const auto shared_sweep = [&](double c_share, double capacity,
-                                  std::span<const retention_point> curve) {
+    const auto shared_sweep = [&](double c_share, double capacity, const auto& evicted_after) {
         sweep_result r;
         std::set<std::int64_t> a_now, b_now, a_prev, b_prev;
         double evicted = 1;  // of the previous wave's strips; none before the first
@@ -139,7 +119,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             }
             r.reuse = r.reuse || evicted < 1;
             r.max_strips = std::max(r.max_strips, strips);
-            evicted = evicted_at(curve, (strips + c_share * c_part) / capacity);
+            evicted = evicted_after((strips + c_share * c_part) / capacity);
             std::swap(a_prev, a_now);
             std::swap(b_prev, b_now);
         }
@@ -159,14 +139,14 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     w.c_written_low = written(0.5, at_half);
     w.c_written_high = written(1.0, mean_evicted);
 
-    const auto r = shared_sweep(c_share_per_partition, usable, retention);
+    const auto r = shared_sweep(c_share_per_partition, usable,
+                                [&](double x) { return evicted_at(retention, x); });
     // The measured edge's two ends, as steps: the strips kept up to its end (1.25 × the half:
     // the low end of the reads) or dropped from its start (0.9 ×: the high end). Where no curve
     // was measured, the H100's and H200's edge, which both span 0.9 … 1.25.
-    const retention_point kept[] = {{edge_end, 0.0}, {edge_end, 1.0}};
-    const retention_point dropped[] = {{edge_start, 0.0}, {edge_start, 1.0}};
-    const auto low = shared_sweep(c_share_per_partition, usable, kept);
-    const auto high = shared_sweep(c_share_per_partition, usable, dropped);
+    const auto step = [](double edge) { return [edge](double x) { return x > edge ? 1.0 : 0.0; }; };
+    const auto low = shared_sweep(c_share_per_partition, usable, step(edge_end));
+    const auto high = shared_sweep(c_share_per_partition, usable, step(edge_start));
     w.edge_low_bytes = low.a + low.b + w.c_bytes;
     w.edge_high_bytes = high.a + high.b + w.c_bytes;
     w.a_bytes = r.a;
@@ -175,7 +155,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     if (!w.fits_l2) w.max_wave_strip_bytes = r.max_strips;
     // Held once: a line all SMs share may sit in one partition only, so the whole L2 is usable.
     if (!w.fits_l2) {
-        const auto once = shared_sweep(0, double(l2_bytes), {});
+        const auto once = shared_sweep(0, double(l2_bytes), step(1.0));
         const double reads =
             a_total + b_total <= double(l2_bytes) ? a_total + b_total : once.a + once.b;
         if (reads < w.a_bytes + w.b_bytes) w.held_once_bytes = reads + w.c_bytes;

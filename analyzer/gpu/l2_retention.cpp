@@ -12,7 +12,25 @@ constexpr std::array<retention_point, 5> h100{
 constexpr std::array<retention_point, 5> h200{
     {{0.8, 0.0}, {0.9, 0.007}, {1.0, 0.391}, {1.1, 0.853}, {1.25, 1.0}}};
 
+// docs/validation/h100-l2-dirty-capacity.log: 4.2 MB stored, then a set every SM reads; x is the
+// set over half the L2 plus, at their mean, the stored lines a partition holds as their home;
+// made non-decreasing (0.147 at 0.74 and 0.084 at 0.79 are one noisy level). Dirty lines leave
+// from 0.64 on, earlier than clean ones (from 0.9).
+constexpr std::array<retention_point, 9> h100_dirty{{{0.54, 0.0},
+                                                     {0.64, 0.002},
+                                                     {0.74, 0.147},
+                                                     {0.79, 0.147},
+                                                     {0.84, 0.306},
+                                                     {0.89, 0.463},
+                                                     {0.94, 0.706},
+                                                     {0.99, 0.782},
+                                                     {1.04, 1.0}}};
+
 }  // namespace
+
+std::span<const retention_point> l2_dirty_eviction() {
+    return h100_dirty;
+}
 
 std::span<const retention_point> l2_retention_of(std::string_view key) {
     if (key == "h100") return h100;

@@ -18,6 +18,12 @@ struct retention_point {
 // x = 1: every line kept up to half the L2, none beyond).
 [[nodiscard]] std::span<const retention_point> l2_retention_of(std::string_view key);
 
+// How long a dirty line stays: the fraction of the lines a partition stored x × its half of the L2
+// ago that it has written back since (x: the distinct bytes it touched since, over that half).
+// Measured on the H100 (Collector.DirtyLinesLeaveL2AfterAboutHalfItsSizeOfReads), used for both
+// GPUs: the H200's curve lies 0.03-0.05 later, so this one is the earlier of the two.
+[[nodiscard]] std::span<const retention_point> l2_dirty_eviction();
+
 // The share evicted at `x` on `curve`: linear between its points, 0 before the first, 1 after the
 // last; on an empty curve the step at 1.
 [[nodiscard]] double evicted_at(std::span<const retention_point> curve, double x);
