@@ -13,8 +13,8 @@
 // model's value, or of its typed band's ends where it gives one (the wave model's C tiles pushed
 // out of L2 within the kernel, kernels/wave_dram.hpp; tests/kernels/dram_write_expectations.hpp).
 // cuBLAS rows: only their compulsory traffic is modelled, so only the lower ends are asserted
-// (and the FP32 FLOPs are not). Tensor rungs
-// (docs/models/13_17_tensor.md) add: tensor FLOPs, wgmma, ldmatrix and stmatrix wavefronts exactly;
+// (and the FP32 FLOPs are not). Tensor rungs (docs/models/13_17_tensor.md) add: tensor FLOPs,
+// wgmma, ldmatrix and stmatrix wavefronts exactly;
 // TMA load bytes exactly at aligned shapes and 10 % at ragged ones (the multicast count's
 // unexplained +7.9 % at 1000×776×328); where the epilogue stages C through shared memory with
 // stmatrix, LSU shared wavefronts between the model and 20 % above it (the timing-dependent excess
