@@ -11,6 +11,7 @@
 #include "core/shape.hpp"
 #include "dram_writes.hpp"
 #include "gpu/sector.hpp"
+#include "l2_requests.hpp"
 #include "model/rung_model.hpp"
 #include "wave_dram.hpp"
 

@@ -83,7 +83,35 @@ __global__ void store_parts_kernel(float* p, std::size_t chunks, part_pattern pa
         for (int g = 0; g < 2; ++g) st4(p + c * 512 + 256 * g + 8 * lane + w);
 }
 
+// Each CTA records the SM it runs on and when it starts, then holds its SM for `hold_ns`, so
+// that a launch of two waves separates them in time.
+__global__ void placement_kernel(cta_placement* out, long long hold_ns) {
+    extern __shared__ char reserved[];
+    unsigned long long t0 = 0, t = 0;
+    unsigned smid = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    if (threadIdx.x == 0) reserved[0] = 1;
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (static_cast<long long>(t - t0) < hold_ns);
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = {static_cast<int>(smid), t0};
+}
+
 }  // namespace
+
+int placement_ctas_per_sm(int threads, int smem_bytes) {
+    cudaFuncSetAttribute(placement_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
+    int ctas = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, placement_kernel, threads, smem_bytes);
+    return ctas;
+}
+void record_placement(cta_placement* out, int ctas, int threads, int smem_bytes, long long hold_ns,
+                      cudaStream_t s) {
+    cudaFuncSetAttribute(placement_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
+    placement_kernel<<<ctas, threads, smem_bytes, s>>>(out, hold_ns);
+}
 
 void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s) {
     store_parts_kernel<<<528, 256, 0, s>>>(p, bytes / 2048, pattern);

@@ -28,4 +28,17 @@ void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t
 // One CTA per SM (`sms` of them), each reading all n floats.
 void read_by_every_sm(const float* p, std::size_t n, float* out, int sms, cudaStream_t s);
 
+// Where a CTA ran: its SM and when it started (%globaltimer, ns).
+struct cta_placement {
+    int sm = -1;
+    unsigned long long start_ns = 0;
+};
+// CTAs per SM of record_placement's kernel with `threads` threads and `smem_bytes` of dynamic
+// shared memory (the limit that sets them).
+int placement_ctas_per_sm(int threads, int smem_bytes);
+// `ctas` CTAs in one row (blockIdx.x is the launch order), each holding its SM `hold_ns`;
+// out[b]: where CTA b ran.
+void record_placement(cta_placement* out, int ctas, int threads, int smem_bytes, long long hold_ns,
+                      cudaStream_t s);
+
 }  // namespace tgemm::probe

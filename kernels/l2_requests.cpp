@@ -1,0 +1,57 @@
+#include "l2_requests.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace tgemm::kernels {
+namespace {
+
+constexpr std::int64_t sector = 32;
+
+// Sectors of `rows` segments of `len` bytes, the r-th starting at byte first + r · stride.
+std::int64_t segment_sectors(std::int64_t first, std::int64_t stride, std::int64_t rows,
+                             std::int64_t len) {
+    std::int64_t n = 0;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int64_t start = first + r * stride;
+        n += (start + len - 1) / sector - start / sector + 1;
+    }
+    return n;
+}
+
+}  // namespace
+
+double strip_sectors(const shape& s, int element_bytes, std::int64_t bm, std::int64_t bn) {
+    const std::int64_t e = element_bytes;
+    const std::int64_t gm = (s.m + bm - 1) / bm;
+    const std::int64_t gn = (s.n + bn - 1) / bn;
+    double total = 0;
+    // A: strip i is rows i·bm … of K elements each, read by the gn CTAs of its row of tiles.
+    for (std::int64_t i = 0; i < gm; ++i) {
+        const std::int64_t rows = std::min(bm, s.m - i * bm);
+        total += double(gn) * double(segment_sectors(i * bm * s.k * e, s.k * e, rows, s.k * e));
+    }
+    // B: strip j is columns j·bn … of all K rows, read by the gm CTAs of its column of tiles.
+    // C: the tile (i, j), rows i·bm …, the same columns.
+    for (std::int64_t j = 0; j < gn; ++j) {
+        const std::int64_t width = std::min(bn, s.n - j * bn) * e;
+        total += double(gm) * double(segment_sectors(j * bn * e, s.n * e, s.k, width));
+        total += double(segment_sectors(j * bn * e, s.n * e, s.m, width));
+    }
+    return total;
+}
+
+void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
+                     std::int64_t bn) {
+    const double bytes = double(sector) * strip_sectors(s, element_bytes, bm, bn);
+    r.l2_requested_bytes = bytes;
+    r.notes.push_back(fmt::format(
+        "L2 read requests: {:.1f} MB, the sectors of every CTA's strips of A and B and of its "
+        "tile of C, once (L1 misses each sector once per CTA; the CTAs sharing an SM lie far "
+        "apart in launch order); the L2 counts less by what its request coalescer merges, a "
+        "timing effect",
+        bytes / 1e6));
+}
+
+}  // namespace tgemm::kernels

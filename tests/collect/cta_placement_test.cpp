@@ -1,0 +1,99 @@
+// Where the GPU runs the CTAs of a launch: the assumption behind the wave model's schedule
+// (kernels/wave_dram.hpp, reg_tiling_model.hpp estimate_drifting_dram; docs/models/dram-waves.md).
+// Needs a GPU.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "collect/cuda_handles.hpp"
+#include "probe_kernels.hpp"
+#include "require_gpu.hpp"
+
+using namespace tgemm;
+
+namespace {
+
+// Dynamic shared memory that admits exactly `per_sm` CTAs on an SM of `smem_per_sm` bytes:
+// the runtime reserves 1 KiB per CTA, and another KiB keeps the sum under the limit.
+int smem_for(int per_sm, int smem_per_sm) {
+    return smem_per_sm / per_sm - 2048;
+}
+
+}  // namespace
+
+// The first wave of a launch starts together, every SM taking its CTAs per SM of it, and the
+// CTAs that share an SM lie far apart in launch order: at least half the SM count S, about S for
+// most SMs (on the H100, SMs 124-131 take their second CTA about 80 CTAs after their first). So
+// each run of S/2 consecutive CTAs is on as many SMs: the groups the wave
+// model takes to cross K together, and no two CTAs of one SM read one tile row or column of a
+// grid narrower than that. Printed (docs/validation/<gpu>-cta-placement.log): the SM of each of
+// CTAs 0 … S − 1, the CTAs on SM 0, and the closest two CTAs of one SM. Every CTA holds its SM
+// 50 µs, so a launch of two waves' worth separates them in time.
+TEST(CtaPlacement, CtasSharingAnSmAreFarApartInLaunchOrder) {
+    REQUIRE_GPU(dev);
+    cudaSetDevice(dev->index);
+    const int sms = dev->info.sm_count;
+    int smem_per_sm = 0;
+    cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev->index);
+    constexpr int threads = 256;
+    constexpr long long hold_ns = 50000;
+    const cuda_stream stream;
+    for (const int per_sm : {1, 2, 4, 5}) {
+        const int smem = smem_for(per_sm, smem_per_sm);
+        ASSERT_EQ(probe::placement_ctas_per_sm(threads, smem), per_sm) << smem;
+        const int wave = sms * per_sm;
+        const int ctas = 2 * wave;
+        const device_buffer buffer(std::size_t(ctas) * sizeof(probe::cta_placement) /
+                                   sizeof(float));
+        auto* out = static_cast<probe::cta_placement*>(buffer.raw());
+        probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());  // warm-up
+        probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());
+        std::vector<probe::cta_placement> p(std::size_t(ctas), probe::cta_placement{});
+        ASSERT_EQ(cudaMemcpyAsync(p.data(), out, p.size() * sizeof(p[0]), cudaMemcpyDeviceToHost,
+                                  stream.get()),
+                  cudaSuccess);
+        ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+        const auto first = std::min_element(p.begin(), p.end(), [](const auto& a, const auto& b) {
+                               return a.start_ns < b.start_ns;
+                           })->start_ns;
+
+        // The first wave starts together; the second after it, once CTAs finish.
+        std::map<int, std::vector<int>> on_sm;  // SM -> first-wave CTAs
+        for (int b = 0; b < ctas; ++b) {
+            const double start_us = double(p[std::size_t(b)].start_ns - first) / 1e3;
+            if (b < wave) {
+                EXPECT_LT(start_us, 0.4 * hold_ns / 1e3) << "CTA " << b << " of the first wave";
+                on_sm[p[std::size_t(b)].sm].push_back(b);
+            } else {
+                EXPECT_GT(start_us, 0.8 * hold_ns / 1e3) << "CTA " << b << " of the second wave";
+            }
+        }
+        EXPECT_EQ(int(on_sm.size()), sms) << per_sm << " per SM";
+        for (const auto& [sm, list] : on_sm) EXPECT_EQ(int(list.size()), per_sm) << "SM " << sm;
+        // How close in launch order two CTAs of the first wave come on one SM.
+        int closest = ctas;
+        for (const auto& [sm, list] : on_sm)
+            for (std::size_t i = 1; i < list.size(); ++i)
+                closest = std::min(closest, list[i] - list[i - 1]);
+        if (per_sm > 1) {
+            EXPECT_GE(closest, sms / 2) << per_sm << " per SM";
+        }
+        std::printf("%d CTAs per SM, %d CTAs of 256 threads, %d B shared memory each:\n", per_sm,
+                    ctas, smem);
+        std::printf("  SMs of CTAs 0 ... %d:", sms - 1);
+        for (int b = 0; b < sms; ++b) std::printf(" %d", p[std::size_t(b)].sm);
+        std::printf("\n  CTAs on SM 0:");
+        for (const int b : on_sm[0]) std::printf(" %d", b);
+        if (per_sm > 1)
+            std::printf(
+                "\n  the closest two first-wave CTAs of one SM are %d apart in launch order\n",
+                closest);
+        else
+            std::printf("\n");
+    }
+}

@@ -1,0 +1,135 @@
+// What L1 forwards to L2 of the tiled rungs' loads (kernels/l2_requests.hpp) against Nsight
+// Compute's count of the L2 request coalescer's input, lrc__request_sectors_op_read_coalescable,
+// measured on the H100 for 13 rungs at five shapes, three of them in neither shipped profile
+// (docs/validation/h100-l2-read-path.csv). Runs in CI without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "l2_requests.hpp"
+#include "model/levels.hpp"
+#include "shipped_profiles.hpp"
+
+using namespace tgemm;
+
+namespace {
+
+struct read_path_row {
+    std::string kernel;
+    std::string size;
+    double l1_requested = 0, l1_hit = 0, l1_miss = 0, lrc_requests = 0, lrc_coalesced = 0,
+           l2_tex_read = 0;
+};
+
+std::vector<read_path_row> read_path_rows() {
+    std::ifstream in(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/h100-l2-read-path.csv");
+    std::vector<read_path_row> rows;
+    std::string line;
+    bool header = true;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        if (header) {
+            header = false;
+            continue;
+        }
+        std::stringstream ss(line);
+        std::vector<std::string> f;
+        for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+        if (f.size() < 10) continue;
+        rows.push_back({f[0], f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4]),
+                        std::stod(f[6]), std::stod(f[7]), std::stod(f[8])});
+    }
+    return rows;
+}
+
+// Where the model misses by more than its tolerance, measured, with the cause as far as known
+// (docs/models/l2.md). Asserted to stay outside it, so that a model that learns the effect shows.
+struct known_miss {
+    const char* kernel;
+    const char* size;
+    const char* why;
+};
+constexpr known_miss known_misses[] = {
+    {"outer_product", "1536x1536x4096",
+     "the grid is 12 tiles wide and 132 = 11 x 12, so the CTAs sharing an SM, mostly 132 apart, "
+     "read one strip of B, and L1 serves part of the later one's reads"},
+    {"blocktiling_2d", "1000x776x328", "L1 misses 7 % more than the strips hold: not known why"},
+    {"bf16_wmma", "1000x776x328", "L1 hits 10 % of the requests at this ragged shape"},
+    {"bf16_mma", "1000x776x328",
+     "the coalescer sees 27 % more requests than L1 misses: the 16-byte cp.async copies of rows "
+     "of 656 B, which are not whole sectors (as sm90_fp32's at every shape)"},
+};
+
+const known_miss* find_known_miss(const read_path_row& row) {
+    for (const auto& k : known_misses)
+        if (row.kernel == k.kernel && row.size == k.size) return &k;
+    return nullptr;
+}
+
+}  // namespace
+
+// Every rung that predicts its L2 read requests matches the coalescer's input within 5 % but at
+// the known misses above: the largest deviation on the other rows is 3.9 % (blocktiling_2d at
+// 2500×3500×1200), and the coalescer's input itself differs from what L1 misses by up to 3 %,
+// which the model does not see. A rung that does not predict them says why in a note.
+TEST(L2Requests, StripsEachCtaStreamsMatchTheCoalescersInput) {
+    const auto mc = model_context_for(test::shipped("h100").gpu);
+    const auto rows = read_path_rows();
+    ASSERT_EQ(rows.size(), 63u);
+    int predicted = 0;
+    for (const auto& row : rows) {
+        const auto where = row.kernel + " at " + row.size;
+        const auto pred =
+            rung_registry::get().find(row.kernel).model(parse_shape(row.size), mc).refined;
+        const double requested = 32 * row.lrc_requests;
+        if (!pred.l2_requested_bytes) {
+            EXPECT_TRUE(std::any_of(pred.notes.begin(), pred.notes.end(), [](const auto& n) {
+                return n.starts_with("L2 read requests: not modelled");
+            })) << where;
+            continue;
+        }
+        ++predicted;
+        const double ratio = requested / *pred.l2_requested_bytes;
+        if (const auto* miss = find_known_miss(row)) {
+            EXPECT_GT(std::abs(ratio - 1), 0.05) << where << " is within 5 % now: " << miss->why;
+            continue;
+        }
+        EXPECT_NEAR(ratio, 1.0, 0.05)
+            << where << ": measured " << requested << ", model " << *pred.l2_requested_bytes;
+    }
+    EXPECT_EQ(predicted, 53);  // all rows but thread_tiling's and sm90_fp32's
+}
+
+// What the file shows and docs/models/l2.md builds on: the L2 counts the SMs' reads as the
+// coalescer's input less what it merged (to 0.01 % or 200 sectors), and the share merged, a timing
+// effect, spans 1.3 % to 62 % of the requests across these rows.
+TEST(L2Requests, TheL2CountsTheRequestsLessTheCoalescersMerges) {
+    double least = 1, most = 0;
+    for (const auto& row : read_path_rows()) {
+        const auto where = row.kernel + " at " + row.size;
+        EXPECT_NEAR(row.l2_tex_read, row.lrc_requests - row.lrc_coalesced,
+                    std::max(1e-4 * row.l2_tex_read, 200.0))
+            << where;
+        const double merged = row.lrc_coalesced / row.lrc_requests;
+        least = std::min(least, merged);
+        most = std::max(most, merged);
+    }
+    EXPECT_NEAR(least, 0.013, 0.001);
+    EXPECT_NEAR(most, 0.618, 0.001);
+}
+
+// By hand: 32 × 36 × 8 floats in 32 × 32 tiles (2 CTAs). A: 32 rows of 32 B, whole sectors, read
+// by both CTAs: 2 × 32. B: rows of 144 B, so every other row starts mid-sector: the first
+// strip's 128 B touch 4 and 5 sectors in turn (8 rows: 36), the second's 16 B one (8). C: the
+// same two widths over 32 rows: 16 × 4 + 16 × 5 + 32 × 1 = 176. 64 + 44 + 176 = 284.
+TEST(L2Requests, StripSectorsCountWhereRowsStartAndEnd) {
+    EXPECT_EQ(kernels::strip_sectors(shape{32, 36, 8}, 4, 32, 32), 284);
+    // Rows of whole sectors: the bytes over 32 (2048³, 32 × 32 tiles: 4096 CTAs).
+    const double strips = 4096.0 * 2 * 32 * 2048 * 4 + 2048.0 * 2048 * 4;
+    EXPECT_EQ(kernels::strip_sectors(shape{2048, 2048, 2048}, 4, 32, 32), strips / 32);
+}
