@@ -201,9 +201,9 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     ::tgemm::kernels::add_l2_residency_band(r, dram, mc.l2_bytes);
     ::tgemm::kernels::set_wave_dram_writes(r, dram);
     // L2 read requests: not predicted. The coalescer's input holds 11 % more read sectors than
-    // L1 misses for this rung (15-16 % more than its strips and C) (2048³ and 4096×2048×1024 on the
-    // H100, docs/validation/h100-l2-read-path.csv), where every other FP32 rung's matches its L1
-    // misses within 3 %; the cp.async.cg copies that bypass L1 are the likely source, but
+    // L1 misses for this rung, 15-16 % more than its strips and C (2048³ and 4096×2048×1024 on
+    // the H100, docs/validation/h100-l2-read-path.csv), where the other FP32 rungs' match their
+    // L1 misses within 3 %; the cp.async.cg copies that bypass L1 are the likely source, but
     // which of them reach L2 twice is not known.
     r.notes.push_back(
         "L2 read requests: not modelled: the L2 sees 11 % more read requests than L1 misses "

@@ -6,12 +6,12 @@
 //
 // A CTA reads each sector of its strips once per K step (through shared memory, or, for the
 // naive rungs, by warps that L1 serves from the first one's miss), so L1 misses each sector
-// once per CTA: a hit needs a second CTA of the same SM reading it at the same time, and the CTAs
-// that share an SM lie far apart in launch order (at least 84 on the H100: the GPU test
-// CtaPlacement.CtasSharingAnSmAreFarApartInLaunchOrder). What the L2 then counts is less by what
-// the coalescer merges of requests from several SMs for one sector arriving together (1.3-62 %
-// of them on the H100, docs/validation/h100-l2-read-path.csv): a timing effect, which is why
-// `l2_bytes` and `l2_read_bytes` have no model.
+// once per CTA: a hit needs a second CTA of the same SM reading it at the same time, and the
+// CTAs that share an SM lie far apart in launch order (at least 80 on the H100 in two runs: the
+// GPU test CtaPlacement.CtasSharingAnSmAreFarApartInLaunchOrder). What the L2 then counts is
+// less by what the coalescer merges of requests from several SMs for one sector arriving
+// together (1.3-62 % of them on the H100, docs/validation/h100-l2-read-path.csv): a timing
+// effect, which is why `l2_bytes` and `l2_read_bytes` have no model.
 #include <cstdint>
 
 #include "core/shape.hpp"

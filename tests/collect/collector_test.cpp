@@ -1,11 +1,14 @@
 // The collector measured on kernels whose traffic is known exactly. Needs a GPU.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "collect/counter_session.hpp"
 #include "collect/cuda_handles.hpp"
@@ -282,4 +285,52 @@ TEST_F(Collector, PartialSectorStoresAtL2) {
         EXPECT_GE(l2, 0.95 * 1.5 * c) << what;
         EXPECT_LE(l2, 1.05 * 1.5 * l1) << what;
     }
+}
+
+// Which L2 partition each SM is attached to, by the fabric (docs/models/l2.md): 16 MiB read by
+// SM s after a flush, then, counted, by SM 0. A partition keeps its copy of a line homed in the
+// other one, so when s and SM 0 share a partition SM 0 finds every line there; when not, it
+// fetches the half homed in the other partition over the fabric again (8.4 MB). Printed
+// (docs/validation/<gpu>-l2-partition-map.log): each SM's fabric bytes less the idle window's, and
+// the SMs on SM 0's side. Asserted: each SM falls clearly on one side (under 15 % or 35-65 % of
+// the buffer), each side holds 40-60 % of the SMs, and the two SMs of a TPC (2j, 2j + 1) share
+// one.
+TEST_F(Collector, EachSmReadsThroughOneOfTwoL2Partitions) {
+    const std::size_t n = (16u << 20) / sizeof(float);
+    const double bytes = double(n) * sizeof(float);
+    int smem_per_sm = 0;
+    cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, k->device);
+    const int smem = smem_per_sm - 2048;
+    const auto read_on = [&](int sm) {
+        probe::read_on_sm(k->data.get(), n, k->data.get() + k->data.size() - 1, sm, k->sm_count,
+                          smem, k->stream.get());
+    };
+    const double window =
+        k->session.collect(flush, [&] { k->spin(100000); }).values.at("l2_fabric_bytes");
+    std::vector<int> side(std::size_t(k->sm_count), -1);  // 0: SM 0's partition, 1: the other
+    for (int sm = 0; sm < k->sm_count; ++sm) {
+        const auto v = k->session.collect(
+            [&] {
+                k->flush();
+                read_on(sm);
+            },
+            [&] { read_on(0); });
+        const double extra = v.values.at("l2_fabric_bytes") - window;
+        const double share = extra / bytes;
+        std::printf("SM %3d, then SM 0: fabric bytes less the window %7.2f MB = %.3f of the read\n",
+                    sm, extra / 1e6, share);
+        if (share < 0.15) side[std::size_t(sm)] = 0;
+        if (share > 0.35 && share < 0.65) side[std::size_t(sm)] = 1;
+        EXPECT_NE(side[std::size_t(sm)], -1) << "SM " << sm << ": " << share;
+    }
+    EXPECT_EQ(side[0], 0);
+    const auto near = std::count(side.begin(), side.end(), 0);
+    EXPECT_GE(near, 0.4 * k->sm_count);
+    EXPECT_LE(near, 0.6 * k->sm_count);
+    for (int sm = 0; sm + 1 < k->sm_count; sm += 2)
+        EXPECT_EQ(side[std::size_t(sm)], side[std::size_t(sm + 1)]) << "TPC of SMs " << sm;
+    std::printf("SMs on SM 0's side (%ld):", long(near));
+    for (int sm = 0; sm < k->sm_count; ++sm)
+        if (side[std::size_t(sm)] == 0) std::printf(" %d", sm);
+    std::printf("\n");
 }

@@ -28,6 +28,10 @@ void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t
 // One CTA per SM (`sms` of them), each reading all n floats.
 void read_by_every_sm(const float* p, std::size_t n, float* out, int sms, cudaStream_t s);
 
+// `sms` CTAs of 1024 threads with `smem_bytes` of shared memory each, enough to keep them one
+// per SM: the CTA that runs on SM `sm` reads all n floats, the others nothing.
+void read_on_sm(const float* p, std::size_t n, float* out, int sm, int sms, int smem_bytes,
+                cudaStream_t s);
 // Where a CTA ran: its SM and when it started (%globaltimer, ns).
 struct cta_placement {
     int sm = -1;
