@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "l2_requests.hpp"
 #include "tensor/blockidx_grid.hpp"
 #include "tensor/tensor_launches.hpp"
 #include "tensor/tensor_model_common.hpp"
@@ -198,9 +199,13 @@ tensor_counts model_bf16_wmma(const shape& s, const model_context& mc) {
         }
     r.refined.l1_global_load_bytes = double(sector) * (a_sectors + b_sectors + c_sectors);
     r.refined.l1_global_store_bytes = double(sector) * c_sectors;
-    // Every request misses L1 (no CTA reads a sector twice): L2 sees what L1 counts, unless two
-    // CTAs of one SM share a strip in time.
-    r.refined.l2_requested_bytes = r.refined.l1_global_load_bytes;
+    // L1 misses each sector of the CTA's strips and C tile once (kernels/l2_requests.hpp): what
+    // it counts where rows are whole sectors; where they are not (K or N·2 B not a multiple of
+    // 32), the sector a K step's last row segment shares with the next step's first hits.
+    // Measured at 1000×776×328: 10,755,072 B against 10,734,336
+    // (docs/validation/h100-l2-read-path.csv).
+    r.refined.l2_requested_bytes =
+        double(sector) * kernels::strip_sectors(s, bf16, cfg::bm, cfg::bn);
 
     set_blockidx_dram(r, s, mc, g, launch,
                       std::to_string(launch.registers) + " registers × 256 threads");
