@@ -90,7 +90,7 @@ static_assert(cfg::a_stage * 4 % 128 == 0 && cfg::b_stage * 4 % 128 == 0,
 // Units of all warp requests of one operand's copies of one K tile of one CTA. `a_side` picks A
 // (row block at m0) or B (column block at n0); k0 is the tile's first k.
 std::int64_t tile_copy_units(const shape& s, bool vec, bool a_side, std::int64_t mn0,
-                             std::int64_t k0) {
+                             std::int64_t k0, std::int64_t source_grain) {
     const int copies = a_side ? cfg::a_copies : cfg::b_copies;
     const int pieces = vec ? 1 : 4;  // the scalar path copies a float4 as 4 floats
     std::vector<std::int64_t> keys;
@@ -123,7 +123,7 @@ std::int64_t tile_copy_units(const shape& s, bool vec, bool a_side, std::int64_t
                     if (row >= rows || col >= cols) continue;  // zero-filled
                     const std::int64_t source = 4 * (row * cols + col);
                     const std::int64_t dest = 4 * (tile_row * ld + tile_col);
-                    keys.push_back(vec ? (source / 128) * (1 << 20) + dest / 32
+                    keys.push_back(vec ? (source / source_grain) * (1 << 20) + dest / 32
                                        : source / sector_bytes);
                 }
                 std::sort(keys.begin(), keys.end());
@@ -136,7 +136,7 @@ std::int64_t tile_copy_units(const shape& s, bool vec, bool a_side, std::int64_t
 // full K tile repeat the pattern of the first, except that a K tile's 128-byte line phase
 // repeats every 4 tiles (BK·4·4 bytes is a multiple of 128); the last block and the last tile
 // are counted on their own.
-std::int64_t copy_units(const shape& s, bool vec, bool a_side) {
+std::int64_t copy_units(const shape& s, bool vec, bool a_side, std::int64_t source_grain = 128) {
     const std::int64_t blocks = model::ceil_div(a_side ? s.m : s.n, a_side ? cfg::bm : cfg::bn);
     const std::int64_t others = model::ceil_div(a_side ? s.n : s.m, a_side ? cfg::bn : cfg::bm);
     const std::int64_t ktiles = model::ceil_div(s.k, cfg::bk);
@@ -145,9 +145,11 @@ std::int64_t copy_units(const shape& s, bool vec, bool a_side) {
         std::int64_t units = 0;
         const std::int64_t full = ktiles - 1;  // tiles 0 .. ktiles - 2 are whole
         for (std::int64_t phase = 0; phase < 4 && phase < full; ++phase)
-            units += (full - phase + 3) / 4 *
-                     tile_copy_units(s, vec, a_side, block * block_size, phase * cfg::bk);
-        return units + tile_copy_units(s, vec, a_side, block * block_size, (ktiles - 1) * cfg::bk);
+            units +=
+                (full - phase + 3) / 4 *
+                tile_copy_units(s, vec, a_side, block * block_size, phase * cfg::bk, source_grain);
+        return units + tile_copy_units(s, vec, a_side, block * block_size, (ktiles - 1) * cfg::bk,
+                                       source_grain);
     };
     std::int64_t total = per_block(blocks - 1);
     if (blocks > 1) total += (blocks - 1) * per_block(0);
@@ -200,14 +202,21 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.dram_read_bytes = dram.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, dram, mc.l2_bytes);
     ::tgemm::kernels::set_wave_dram_writes(r, dram);
-    // L2 read requests: not predicted. The coalescer's input holds 11 % more read sectors than
-    // L1 misses for this rung, 15-16 % more than its strips and C (2048³ and 4096×2048×1024 on
-    // the H100, docs/validation/h100-l2-read-path.csv), where the other FP32 rungs' match their
-    // L1 misses within 3 %; the cp.async.cg copies that bypass L1 are the likely source, but
-    // which of them reach L2 twice is not known.
+    // L2 read requests (what L1 forwards, the coalescer's input): a 16-byte copy bypasses L1,
+    // and the L2 is asked once per distinct (32-byte source sector, 32-byte destination granule)
+    // of a warp request, where L1's units pair the granule with the 128-byte source line. So a
+    // row whose destination is 16 bytes off its source (A's padded rows, every other one; B's
+    // rows where N·4 bytes is not a multiple of 32) asks for each of its sectors twice:
+    // measured 1.5 × A's strips + B's + C's at 2048³ (docs/validation/h100-l2-read-path.csv).
+    const std::int64_t a_requests = copy_units(s, vec, true, sector_bytes);
+    const std::int64_t b_requests = copy_units(s, vec, false, sector_bytes);
+    r.l2_requested_bytes = double(sector_bytes) * double(a_requests + b_requests + c_sectors);
     r.notes.push_back(
-        "L2 read requests: not modelled: the L2 sees 11 % more read requests than L1 misses "
-        "(measured), from the cp.async.cg copies that bypass L1 in a way not derived");
+        "L2 read requests: A " + std::to_string(a_requests) + " and B " +
+        std::to_string(b_requests) +
+        " sector requests, one per distinct (source sector, shared-memory granule) of a warp's "
+        "copies (a row 16 bytes off its destination asks for each sector twice), and C's " +
+        std::to_string(c_sectors) + " sectors");
 
     const std::string bk = std::to_string(cfg::bk);
     r.notes.push_back("FLOPs: every thread of the padded grid runs K rounded up to " + bk +

@@ -82,10 +82,12 @@ tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
     r.refined.smem_ldgsts_bytes =
         g.ctas() * double(g.kt) * (cfg::a_stage_bytes + cfg::b_stage_bytes);
 
-    // cp.async copies (zero-filled lanes read nothing): L1 counts the pair rule's units, L2 the
-    // distinct source sectors. A tile's counts depend on how much of it is inside the matrix and
-    // on the phase of its first source byte in a 128-byte line.
-    sector_set sectors;
+    // cp.async copies (zero-filled lanes read nothing): L1 counts the pair rule's units, the L2
+    // one request per distinct (source sector, destination granule) of a warp request: a row whose
+    // source starts mid-sector (K·2 bytes not a multiple of 32) asks for a sector whose halves
+    // land in two granules twice (docs/models/l2.md). A tile's counts depend on how much of it
+    // is inside the matrix and on the phase of its first source byte in a 128-byte line.
+    ldgsts_units sectors{sector};  // L2: (source sector, destination granule) pairs
     ldgsts_units units;
     std::map<key3, copy_counts> a_memo, b_memo;
     const auto copies = [&](std::map<key3, copy_counts>& memo, const key3& key, int per_thread,
@@ -112,7 +114,7 @@ tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
                 const int row = idx / cfg::a_chunks, chunk = idx % cfg::a_chunks;
                 const std::int64_t gr = m0 + row, gk = k0 + chunk * 8;
                 if (gr >= s.m || gk >= s.k) return;
-                sectors.add((gr * s.k + gk) * bf16, 16);
+                sectors.add((gr * s.k + gk) * bf16, bf16_mma::a_chunk_offset(row, chunk));
                 units.add((gr * s.k + gk) * bf16, bf16_mma::a_chunk_offset(row, chunk));
             });
             a_units += double(g.gn) * double(c.units);
@@ -126,7 +128,7 @@ tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
                 const int row = idx / cfg::b_chunks, chunk = idx % cfg::b_chunks;
                 const std::int64_t gk = k0 + row, gn_ = n0 + chunk * 8;
                 if (gk >= s.k || gn_ >= s.n) return;
-                sectors.add((gk * s.n + gn_) * bf16, 16);
+                sectors.add((gk * s.n + gn_) * bf16, bf16_mma::b_chunk_offset(row, chunk, cfg::bn));
                 units.add((gk * s.n + gn_) * bf16, bf16_mma::b_chunk_offset(row, chunk, cfg::bn));
             });
             b_units += double(g.gm) * double(c.units);

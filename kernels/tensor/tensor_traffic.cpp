@@ -17,7 +17,7 @@ std::int64_t sector_set::count() {
 }
 
 void ldgsts_units::add(std::int64_t source, std::int64_t destination) {
-    m_pairs.push_back({source / 128, destination / sector});
+    m_pairs.push_back({source / m_grain, destination / sector});
 }
 
 std::int64_t ldgsts_units::count() {

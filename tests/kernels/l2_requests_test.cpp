@@ -62,9 +62,6 @@ constexpr known_miss known_misses[] = {
      "the grid is 12 tiles wide and 132 = 11 x 12, so the CTAs sharing an SM, mostly 132 apart, "
      "read one strip of B, and L1 serves part of the later one's reads"},
     {"blocktiling_2d", "1000x776x328", "L1 misses 7 % more than the strips hold: not known why"},
-    {"bf16_mma", "1000x776x328",
-     "the coalescer sees 27 % more requests than L1 misses: the 16-byte cp.async copies of rows "
-     "of 656 B, which are not whole sectors (as sm90_fp32's at every shape)"},
 };
 
 const known_miss* find_known_miss(const read_path_row& row) {
@@ -107,7 +104,7 @@ TEST(L2Requests, StripsEachCtaStreamsMatchTheCoalescersInput) {
             EXPECT_NEAR(ratio, 1.0, 0.05)
                 << where << ": measured " << requested << ", model " << *pred.l2_requested_bytes;
         }
-        EXPECT_EQ(predicted, 53) << gpu;  // all rows but thread_tiling's and sm90_fp32's
+        EXPECT_EQ(predicted, 58) << gpu;  // all rows but thread_tiling's
     }
 }
 

@@ -144,8 +144,7 @@ TEST_P(NewShapes, DramWritesWithinTheModelOrItsBand) {
 }
 
 // L2 read requests where the profile measured them (the tensor rungs, at the two shapes the BF16
-// rungs take), as in the shipped-profile test: within the L2 tolerance; bf16_mma at a K whose
-// rows are not whole sectors only from below (docs/models/l2.md).
+// rungs take), as in the shipped-profile test: within the L2 tolerance (docs/models/l2.md).
 TEST_P(NewShapes, L2RequestsWithinTheL2Tolerance) {
     const auto& p = new_shapes(GetParam());
     const auto mc = model_context_for(p.gpu);
@@ -155,13 +154,8 @@ TEST_P(NewShapes, L2RequestsWithinTheL2Tolerance) {
         if (m.skipped || it == m.counters.end()) continue;
         const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
         if (!pred.l2_requested_bytes) continue;
-        const auto where = m.kernel + " at " + to_string(m.size);
         const double ratio = it->second / *pred.l2_requested_bytes;
-        const bool split_sectors = m.kernel == "bf16_mma" && (m.size.k * 2) % 32 != 0;
-        EXPECT_GE(ratio, 1 - model::l2_tolerance) << where;
-        if (!split_sectors) {
-            EXPECT_LE(ratio, 1 + model::l2_tolerance) << where;
-        }
+        EXPECT_NEAR(ratio, 1, model::l2_tolerance) << m.kernel << " at " << to_string(m.size);
         ++compared;
     }
     EXPECT_EQ(compared, 10);  // five tensor rungs at two shapes

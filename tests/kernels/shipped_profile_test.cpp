@@ -18,8 +18,7 @@
 // TMA load bytes exactly at aligned shapes and 10 % at ragged ones (the multicast count's
 // unexplained +7.9 % at 1000×776×328); where the epilogue stages C through shared memory with
 // stmatrix, LSU shared wavefronts between the model and 20 % above it (the timing-dependent excess
-// measured at +0.3 … +15.7 %); L2 read requests (measured for the tensor rungs only) within 10 %,
-// bf16_mma's at a K whose rows are not whole sectors only from below.
+// measured at +0.3 … +15.7 %); L2 read requests (measured for the tensor rungs only) within 10 %.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -161,16 +160,11 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
         }
 
         // L2 read requests (the coalescer's input) where the profile measured them (the tensor
-        // rungs): within the L2 tolerance. bf16_mma's 16-byte cp.async copies bypass L1, and
-        // where rows of K are not whole sectors the L2 sees a sector two K steps share twice
-        // (+28 % at 3000×1992×1000, docs/models/l2.md): there only the model's lower end holds.
+        // rungs): within the L2 tolerance (docs/models/l2.md).
         const double requested = get(m->counters, keys::l2_requested_bytes);
-        if (pred.l2_requested_bytes && !std::isnan(requested)) {
-            const bool split_sectors = r.id == "bf16_mma" && (m->size.k * 2) % 32 != 0;
+        if (pred.l2_requested_bytes && !std::isnan(requested))
             expect_ratio(requested, *pred.l2_requested_bytes, tgemm::model::l2_tolerance,
-                         split_sectors ? 1.0 : tgemm::model::l2_tolerance,
-                         where + ": L2 requested bytes");
-        }
+                         tgemm::model::l2_tolerance, where + ": L2 requested bytes");
     }
     EXPECT_GE(compared, 4) << gr_.rung;
 }
