@@ -4,6 +4,7 @@
 #include "can_run.hpp"
 #include "common.cuh"
 #include "dram_writes.hpp"
+#include "l2_requests.hpp"
 #include "model/textbook.hpp"
 #include "rung.hpp"
 
@@ -68,6 +69,10 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.dram_write_bytes = model::dram_write_bytes(s, mc);
     model::add_dram_write_notes(r);
     kernels::add_dram_write_band(r, s, 4, mc.l2_bytes);
+    // What L1 forwards to L2: each CTA's 32-row strip of A, 32-column strip of B and 32 × 32 tile
+    // of C, once (kernels/l2_requests.hpp); the transposed thread order changes the requests, not
+    // which sectors a CTA touches.
+    kernels::set_l2_requests(r, s, 4, block, block);
     r.notes.push_back(
         "L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
         "broadcast sector: 33·32 B per warp per k");

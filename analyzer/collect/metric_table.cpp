@@ -119,13 +119,14 @@ std::span<const metric_traits> metric_table() {
         metric_traits{keys::tma_store_bytes,
                       "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", 1,
                       "bytes TMA stores write to global memory", metric_family::tensor},
+        // Every rung: what the SMs ask of L2 and what the coalescer merges of it are the read
+        // part of lts__t_bytes for the FP32 rungs as much as for the tensor ones
+        // (docs/models/l2.md, "What the SMs read from L2").
         metric_traits{keys::l2_requested_bytes, "lrc__request_sectors_op_read_coalescable.sum",
-                      sector_bytes, "L2 read sectors requested, before coalescing x 32 B",
-                      metric_family::tensor},
+                      sector_bytes, "L2 read sectors requested, before coalescing x 32 B"},
         metric_traits{keys::l2_coalesced_bytes,
                       "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum",
-                      sector_bytes, "L2 read sectors merged by the request coalescer x 32 B",
-                      metric_family::tensor},
+                      sector_bytes, "L2 read sectors merged by the request coalescer x 32 B"},
         metric_traits{keys::duration_ns, "gpu__time_duration.sum", 1, "kernel duration, ns"},
         metric_traits{keys::sm_clock_hz, "sm__cycles_elapsed.avg.per_second", 1,
                       "average SM clock during the kernel, Hz"},

@@ -13,6 +13,8 @@
 
 #include "l2_requests.hpp"
 #include "model/levels.hpp"
+#include "model/rung_model.hpp"
+#include "profile/profile_file.hpp"
 #include "shipped_profiles.hpp"
 
 using namespace tgemm;
@@ -136,4 +138,38 @@ TEST(L2Requests, StripSectorsCountWhereRowsStartAndEnd) {
     // Rows of whole sectors: the bytes over 32 (2048³, 32 × 32 tiles: 4096 CTAs).
     const double strips = 4096.0 * 2 * 32 * 2048 * 4 + 2048.0 * 2048 * 4;
     EXPECT_EQ(kernels::strip_sectors(shape{2048, 2048, 2048}, 4, 32, 32), strips / 32);
+}
+
+// The tool's own count (CUPTI; the coalescer's counters collected for every rung since
+// 2026-11-25) at 2048³ and 1000×776×328 on the H100,
+// docs/validation/h100-l2-requests-every-rung.json (the command is in its env): every rung that
+// predicts its L2 read requests within the L2 tolerance, 10 %. Against the ncu runs the same
+// counter moves between launches by what L1 hits (vectorized at 2048³: 537.9 MB under ncu, 512.8 MB
+// here, model 553.6 MB), so this file is held to the L2 tolerance rather than the 5 % of
+// the ncu files.
+TEST(L2Requests, TheToolsOwnCountForEveryRung) {
+    const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) +
+                                "/docs/validation/h100-l2-requests-every-rung.json");
+    const auto mc = model_context_for(p.gpu);
+    int compared = 0;
+    for (const auto& m : p.measurements) {
+        const auto it = m.counters.find(std::string(keys::l2_requested_bytes));
+        ASSERT_NE(it, m.counters.end()) << m.kernel << " " << to_arg(m.size);
+        const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+        if (!pred.l2_requested_bytes) continue;
+        const double ratio = it->second / *pred.l2_requested_bytes;
+        ++compared;
+        // The TMA rungs at 1000×776×328 (rows of 656 B, a last K box 8 of 64 columns inside):
+        // 22-36 % more requests than the boxes' inside sectors, the count that is exact at
+        // aligned shapes; not explained (docs/models/13_17_tensor.md). Held outside, to show a fix.
+        const bool tma =
+            m.kernel == "bf16_wgmma" || m.kernel == "bf16_ws" || m.kernel == "bf16_cluster";
+        if (tma && m.size == shape{1000, 776, 328}) {
+            EXPECT_GT(ratio, 1 + model::l2_tolerance) << m.kernel;
+            EXPECT_LT(ratio, 1.4) << m.kernel;
+            continue;
+        }
+        EXPECT_NEAR(ratio, 1, model::l2_tolerance) << m.kernel << " at " << to_arg(m.size);
+    }
+    EXPECT_EQ(compared, 2 * 16);  // every rung but cuBLAS's three and thread_tiling, two shapes
 }
