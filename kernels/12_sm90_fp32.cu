@@ -88,17 +88,20 @@ static_assert(cfg::a_stage * 4 % 128 == 0 && cfg::b_stage * 4 % 128 == 0,
               "every stage must start on a 128-byte boundary of shared memory");
 
 // Units of all warp requests of one operand's copies of one K tile of one CTA. `a_side` picks A
-// (row block at m0) or B (column block at n0); k0 is the tile's first k.
+// (row block at m0) or B (column block at n0); k0 is the tile's first k; `source_grain` pairs
+// the destination granule with the source's 128-byte line (L1's units) or 32-byte sector (the
+// L2's requests).
 std::int64_t tile_copy_units(const shape& s, bool vec, bool a_side, std::int64_t mn0,
                              std::int64_t k0, std::int64_t source_grain) {
     const int copies = a_side ? cfg::a_copies : cfg::b_copies;
     const int pieces = vec ? 1 : 4;  // the scalar path copies a float4 as 4 floats
-    std::vector<std::int64_t> keys;
+    // The 4-byte copies' distinct source sectors are the pairs with one destination.
+    kernels::tile_model::ldgsts_units pairs(vec ? source_grain : sector_bytes);
     std::int64_t units = 0;
     for (int warp = 0; warp < cfg::warps; ++warp)
         for (int p = 0; p < copies; ++p)
             for (int e = 0; e < pieces; ++e) {
-                keys.clear();
+                pairs.clear();
                 for (int lane = 0; lane < 32; ++lane) {
                     const int tid = 32 * warp + lane;
                     std::int64_t tile_row = 0, tile_col = 0, row = 0, col = 0, rows = 0, cols = 0,
@@ -123,11 +126,9 @@ std::int64_t tile_copy_units(const shape& s, bool vec, bool a_side, std::int64_t
                     if (row >= rows || col >= cols) continue;  // zero-filled
                     const std::int64_t source = 4 * (row * cols + col);
                     const std::int64_t dest = 4 * (tile_row * ld + tile_col);
-                    keys.push_back(vec ? (source / source_grain) * (1 << 20) + dest / 32
-                                       : source / sector_bytes);
+                    pairs.add(source, vec ? dest : 0);
                 }
-                std::sort(keys.begin(), keys.end());
-                units += std::unique(keys.begin(), keys.end()) - keys.begin();
+                units += pairs.count();
             }
     return units;
 }

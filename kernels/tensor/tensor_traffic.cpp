@@ -16,16 +16,6 @@ std::int64_t sector_set::count() {
     return static_cast<std::int64_t>(m_sectors.size());
 }
 
-void ldgsts_units::add(std::int64_t source, std::int64_t destination) {
-    m_pairs.push_back({source / m_grain, destination / sector});
-}
-
-std::int64_t ldgsts_units::count() {
-    std::sort(m_pairs.begin(), m_pairs.end());
-    m_pairs.erase(std::unique(m_pairs.begin(), m_pairs.end()), m_pairs.end());
-    return static_cast<std::int64_t>(m_pairs.size());
-}
-
 int smem_wavefronts(const lane_addresses& addr, int width, smem_op op) {
     if (width != 8) return tile_model::warp_wavefronts(addr, width, op);
     return tile_model::pass_wavefronts(addr, 8, 0, 16) +

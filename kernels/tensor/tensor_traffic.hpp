@@ -34,22 +34,7 @@ class sector_set {
     std::vector<std::int64_t> m_sectors;
 };
 
-// cp.async.cg of 16 bytes (LDGSTS.E.BYPASS.128) as the L1 counter sees it: one 32-byte unit per
-// distinct pair (128-byte line of the source, 32-byte granule of the shared-memory destination)
-// among a request's lanes (measured on the H100 for rung 12, docs/models/12_sm90_fp32.md). With
-// a source grain of 32 bytes, what the copies ask of L2: one sector request per distinct (source
-// sector, destination granule) (docs/models/l2.md, "What the SMs read from L2").
-class ldgsts_units {
-  public:
-    explicit ldgsts_units(std::int64_t source_grain = 128) : m_grain(source_grain) {}
-    void add(std::int64_t source, std::int64_t destination);
-    [[nodiscard]] std::int64_t count();
-    void clear() { m_pairs.clear(); }
-
-  private:
-    std::int64_t m_grain;
-    std::vector<std::array<std::int64_t, 2>> m_pairs;
-};
+using tile_model::ldgsts_units;
 
 // ---------------------------------------------------------------------------------------------
 // Shared memory.

@@ -159,12 +159,8 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
                              tma_band, where + ": TMA load bytes");
         }
 
-        // L2 read requests (the coalescer's input) where the profile measured them (the tensor
-        // rungs): within the L2 tolerance (docs/models/l2.md).
-        const double requested = get(m->counters, keys::l2_requested_bytes);
-        if (pred.l2_requested_bytes && !std::isnan(requested))
-            expect_ratio(requested, *pred.l2_requested_bytes, tgemm::model::l2_tolerance,
-                         tgemm::model::l2_tolerance, where + ": L2 requested bytes");
+        // L2 read requests where the profile measured them (the tensor rungs).
+        test::expect_l2_requests(pred, get(m->counters, keys::l2_requested_bytes), where);
     }
     EXPECT_GE(compared, 4) << gr_.rung;
 }
