@@ -39,8 +39,9 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
         r.set_band(
             keys::l2_write_bytes,
             {(1 + far) * stored_low, (1 + far) * stored,
-             "stores write parts of a sector in separate requests; whether L2 sees them merged "
-             "depends on how close in time they arrive"});
+             "stores write parts of a sector in separate requests; how many of them the SM's L1 "
+             "merges before forwarding them (measured: there or nowhere) depends on the timing "
+             "of its epilogue"});
         r.notes.push_back(fmt::format(
             "L2 band: writes between {} (each sector of C once) and {} (each store request's "
             "sectors), × {:.2f} for the home partition",
@@ -81,7 +82,8 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
         low = (partitions - 1) * ab_low + far * (c_read + stored_low);
     }
     high = std::max(high, (partitions - 1) * ab_high + c_cross);
-    if (differs(stored_low, stored)) add_reason("partial-sector stores may merge before the L2");
+    if (differs(stored_low, stored))
+        add_reason("partial-sector stores may merge in L1 before they reach the L2");
     if (r.tma_load_bytes.value_or(0) > 0) {
         // Never kept: every request for a far line crosses (what the SMs request of L2, C's
         // reads included, and the stores).

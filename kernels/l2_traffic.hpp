@@ -15,6 +15,8 @@
 // What it does not derive gets a typed band between the limiting cases, as for DRAM reads:
 // - stores that write parts of one sector in several requests (L1 store sectors above C's):
 //   L2 sees between one write per sector of C (all merged) and one per request (none merged);
+//   the merging happens in the SM's L1 before the crossbar, and the L2 counts exactly what L1
+//   forwards (measured, docs/models/l2.md, "The SMs' stores on their way to L2");
 // - operands read from DRAM more than once (the wave model's re-reads): a refill may serve only
 //   the partition that missed ((P-1)/P crossings) or all of them (P-1);
 // - loads by TMA: whether the near partition keeps a copy of a far line for the next request

@@ -270,6 +270,9 @@ TEST_F(Collector, PartialSectorStoresAtL2) {
         {part_pattern::quarters_apart, "4 B lanes, 16 B halves, one store between"},
         {part_pattern::eighths_adjacent, "4 B eighths, 8 stores in a row"},
         {part_pattern::eighths_by_warps, "4 B eighths, each by another warp"},
+        {part_pattern::halves_loaded_first, "16 B halves, next store, loaded first"},
+        {part_pattern::halves_rmw, "16 B halves, each loaded then stored"},
+        {part_pattern::quarters_apart_rmw, "4 B lanes, one between, each loaded"},
     };
     for (const auto& [pattern, what] : patterns) {
         const auto v = k->session.collect(

@@ -34,8 +34,24 @@ __global__ void read_all_kernel(const float* p, std::size_t n, float* out) {
 __device__ __forceinline__ void st4(float* p) {
     asm volatile("st.global.f32 [%0], %1;" ::"l"(p), "f"(1.0f) : "memory");
 }
-__device__ __forceinline__ void st16(float* p) {
-    asm volatile("st.global.v4.f32 [%0], {%1, %1, %1, %1};" ::"l"(p), "f"(1.0f) : "memory");
+__device__ __forceinline__ void st16(float* p, float v = 1.0f) {
+    asm volatile("st.global.v4.f32 [%0], {%1, %1, %1, %1};" ::"l"(p), "f"(v) : "memory");
+}
+__device__ __forceinline__ float ld4(const float* p) {
+    float v;
+    asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ float ld16(const float* p) {
+    float a, b, c, d;
+    asm volatile("ld.global.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
+                 : "l"(p)
+                 : "memory");
+    return a + b + c + d;
+}
+__device__ __forceinline__ void st4v(float* p, float v) {
+    asm volatile("st.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
 }
 
 // Each warp takes 2 KiB chunks (64 sectors, 512 floats) in turn; within a chunk the pattern
@@ -73,6 +89,29 @@ __global__ void store_parts_kernel(float* p, std::size_t chunks, part_pattern pa
                 break;
             case part_pattern::eighths_by_warps:
                 break;  // below: the CTA's warps share chunks
+            case part_pattern::halves_loaded_first:
+                for (int g = 0; g < 2; ++g) {
+                    const float v0 = ld16(q + 256 * g + 8 * lane);
+                    const float v1 = ld16(q + 256 * g + 8 * lane + 4);
+                    st16(q + 256 * g + 8 * lane, v0 + 1.0f);
+                    st16(q + 256 * g + 8 * lane + 4, v1 + 1.0f);
+                }
+                break;
+            case part_pattern::halves_rmw:
+                for (int g = 0; g < 2; ++g)
+                    for (int h = 0; h < 2; ++h) {
+                        float* r = q + 256 * g + 8 * lane + 4 * h;
+                        st16(r, ld16(r) + 1.0f);
+                    }
+                break;
+            case part_pattern::quarters_apart_rmw:
+                for (int g = 0; g < 8; g += 2)
+                    for (int h = 0; h < 2; ++h)
+                        for (int k = 0; k < 2; ++k) {
+                            float* r = q + 64 * (g + k) + 8 * (lane / 4) + 4 * h + lane % 4;
+                            st4v(r, ld4(r) + 1.0f);
+                        }
+                break;
         }
     }
     if (pattern != part_pattern::eighths_by_warps) return;

@@ -22,6 +22,10 @@ enum class part_pattern {
     quarters_apart,     // the same, another 8 sectors' store between the two halves
     eighths_adjacent,   // 4 B per lane, a sector per lane, 8 stores in a row fill it
     eighths_by_warps,   // 4 B per lane, a sector per lane, each eighth by another warp
+    // As the rungs' epilogues with beta != 0 do, each stored part read first:
+    halves_loaded_first,  // halves_adjacent, both halves of the lane's sectors loaded before
+    halves_rmw,           // halves_adjacent, each half loaded just before it is stored
+    quarters_apart_rmw,   // quarters_apart, each 4 B loaded just before it is stored
 };
 // Stores `bytes` (a multiple of 2 KiB) at p in `pattern`; the L1 counts every request's sectors.
 void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s);

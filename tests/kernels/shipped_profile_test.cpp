@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "dram_write_expectations.hpp"
@@ -195,4 +197,28 @@ TEST(ShippedProfileBands, AtMostTodaysShare) {
     }
     EXPECT_EQ(values, 2810);
     EXPECT_LE(bands, 424);
+}
+
+// TGEMM_BAND_TABLE=1 prints every banded value of the count above, one line each: GPU, rung,
+// shape, counter, the model's value, its band and the measurement in MB, and the band's reason.
+// (docs/models/l2.md and dram-waves.md quote it.)
+TEST(ShippedProfileBands, Table) {
+    if (!std::getenv("TGEMM_BAND_TABLE")) GTEST_SKIP() << "set TGEMM_BAND_TABLE=1 to print";
+    for (const auto& g : test::shipped_gpus()) {
+        const auto& p = test::shipped(g);
+        const auto mc = model_context_for(p.gpu);
+        for (const auto& m : p.measurements) {
+            const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+            for (const auto& f : refined_fields) {
+                if (!pred.get(f.key) || !m.counters.contains(f.key)) continue;
+                const auto* b = pred.band(f.key);
+                if (!b) continue;
+                std::printf(
+                    "%s %s %s %s: model %.2f MB, band %.2f ... %.2f MB, measured %.2f MB | %s\n",
+                    g.c_str(), m.kernel.c_str(), to_arg(m.size).c_str(), std::string(f.key).c_str(),
+                    *pred.get(f.key) / 1e6, b->low / 1e6, b->high / 1e6,
+                    m.counters.at(std::string(f.key)) / 1e6, b->reason.c_str());
+            }
+        }
+    }
 }
