@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "tensor/tma_l2_promotion.hpp"
+
 namespace tgemm::kernels {
 namespace {
 
@@ -62,7 +64,12 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     const double ab_compulsory =
         double(e.ab_element_bytes) * (double(s.m) * double(s.k) + double(s.k) * double(s.n));
     const double c_cross = far * (c_read + stored);
-    r.l2_fabric_bytes = (partitions - 1) * ab + c_cross;
+    // TMA loads through maps that promote L2 fills to 256 bytes: each line of A and B the L2
+    // brings from DRAM crosses once more with probability (P-1)/P (measured against the same
+    // kernels with promotion off, docs/models/l2.md "TMA loads"; 128 bytes or none adds nothing).
+    const bool promoted = r.tma_load_bytes.value_or(0) > 0 && tensor::tma_l2_promotion_bytes > 128;
+    const auto promotion = [&](double ab_reads) { return promoted ? far * ab_reads : 0.0; };
+    r.l2_fabric_bytes = (partitions - 1) * ab + c_cross + promotion(ab);
 
     double low = *r.l2_fabric_bytes;
     double high = low;
@@ -74,24 +81,24 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     const double ab_high = r.dram_read_band ? ab_part(r.dram_read_band->high) : ab;
     if (ab_high > ab_compulsory * 1.001) {
         // A line brought from DRAM again may be needed by one partition only at that time.
-        low = far * ab_low + far * (c_read + stored_low);
+        low = far * ab_low + far * (c_read + stored_low) + promotion(ab_low);
         add_reason(
             "A and B are read from DRAM more than once, and a refill may serve only the "
             "partition that missed");
     } else if (differs(stored_low, stored)) {
-        low = (partitions - 1) * ab_low + far * (c_read + stored_low);
+        low = (partitions - 1) * ab_low + far * (c_read + stored_low) + promotion(ab_low);
     }
-    high = std::max(high, (partitions - 1) * ab_high + c_cross);
+    high = std::max(high, (partitions - 1) * ab_high + c_cross + promotion(ab_high));
     if (differs(stored_low, stored))
         add_reason("partial-sector stores may merge in L1 before they reach the L2");
-    if (r.tma_load_bytes.value_or(0) > 0) {
+    if (r.tma_multicast_bytes.value_or(0) > 0) {
         // Never kept: every request for a far line crosses (what the SMs request of L2, C's
         // reads included, and the stores).
         const double requested = r.l2_requested_bytes.value_or(*r.tma_load_bytes);
-        high = std::max(high, far * (requested + stored));
+        high = std::max(high, far * (requested + stored) + promotion(ab_high));
         add_reason(
-            "TMA loads: whether the SM's partition keeps a copy of a line homed in the "
-            "other one is not known");
+            "TMA multicast loads: whether the partition of each SM a box is delivered to keeps "
+            "a copy of a line homed in the other one is not known");
     }
     if (differs(low, high)) {
         r.set_band(keys::l2_fabric_bytes, {low, high, reason});
@@ -100,8 +107,12 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     } else {
         r.notes.push_back(fmt::format(
             "L2 fabric: A and B cross to the other partition once per DRAM read ({}); C's "
-            "reads and stores when homed there ({} of {}): {}",
-            mb(ab), partitions - 1, partitions, mb(*r.l2_fabric_bytes)));
+            "reads and stores when homed there ({} of {}){}: {}",
+            mb(ab), partitions - 1, partitions,
+            promoted
+                ? fmt::format("; the TMA maps' 256-byte L2 promotion, {} more", mb(promotion(ab)))
+                : std::string(),
+            mb(*r.l2_fabric_bytes)));
     }
 }
 

@@ -19,8 +19,11 @@
 //   forwards (measured, docs/models/l2.md, "The SMs' stores on their way to L2");
 // - operands read from DRAM more than once (the wave model's re-reads): a refill may serve only
 //   the partition that missed ((P-1)/P crossings) or all of them (P-1);
-// - loads by TMA: whether the near partition keeps a copy of a far line for the next request
-//   is not known, so between kept (the rule above) and never kept (every far request crosses).
+// - loads by TMA multicast (bf16_cluster): whether the partition of each SM a box is delivered
+//   to keeps a copy of a far line is not known, so between kept (the rule above) and never kept
+//   (every far request crosses).
+// TMA loads through the ladder's maps (256-byte L2 promotion, tensor/tma_l2_promotion.hpp) add
+// (P-1)/P of A's and B's DRAM reads: measured against the same kernels with promotion off.
 #include "core/shape.hpp"
 #include "model/refined_model.hpp"
 

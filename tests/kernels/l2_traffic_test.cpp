@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "l2_traffic.hpp"
+#include "tensor/tma_l2_promotion.hpp"
 
 using namespace tgemm;
 using kernels::add_l2_traffic;
@@ -71,8 +72,11 @@ TEST(L2Traffic, ReReadOperandsLowerTheFabricsLowEnd) {
     EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 64 * mib + 16 * mib);
 }
 
-// TMA loads: the high end has every request for a far line cross (half of what the SMs request).
-TEST(L2Traffic, TmaLoadsRaiseTheFabricsHighEnd) {
+// TMA loads through the ladder's maps, which promote L2 fills to 256 bytes
+// (tensor/tma_l2_promotion.hpp): A's and B's DRAM reads cross once more for half of them. No
+// band: whole-sector stores, A and B read once.
+TEST(L2Traffic, TmaLoadsThroughPromotedMapsAddHalfTheOperandReads) {
+    static_assert(tensor::tma_l2_promotion_bytes == 256);
     const shape s{2048, 2048, 2048};
     refined_model r;
     r.dram_read_bytes = 24 * mib;  // BF16: A, B, C 8 MiB each
@@ -80,10 +84,26 @@ TEST(L2Traffic, TmaLoadsRaiseTheFabricsHighEnd) {
     r.l2_requested_bytes = 264 * mib;
     r.l1_global_store_bytes = 8 * mib;
     add_l2_traffic(r, s, l2_operands{2, 2}, 2);
-    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 16 * mib + 8 * mib);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 16 * mib + 8 * mib + 8 * mib);
+    EXPECT_FALSE(r.l2_fabric_band);
+    EXPECT_TRUE(has_note(r, "L2 fabric:"));
+}
+
+// Multicast TMA loads: the high end has every request for a far line cross (half of what the SMs
+// request and store), with the promotion's share.
+TEST(L2Traffic, TmaMulticastRaisesTheFabricsHighEnd) {
+    const shape s{2048, 2048, 2048};
+    refined_model r;
+    r.dram_read_bytes = 24 * mib;
+    r.tma_load_bytes = 256 * mib;
+    r.tma_multicast_bytes = 128 * mib;
+    r.l2_requested_bytes = 264 * mib;
+    r.l1_global_store_bytes = 8 * mib;
+    add_l2_traffic(r, s, l2_operands{2, 2}, 2);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 32 * mib);
     ASSERT_TRUE(r.l2_fabric_band);
-    EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 24 * mib);
-    EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 0.5 * (264 + 8) * mib);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 32 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 0.5 * (264 + 8) * mib + 8 * mib);
 }
 
 // Unknown partitions, or no store model (cuBLAS): nothing predicted, never a guess.
