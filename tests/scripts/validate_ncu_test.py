@@ -40,6 +40,20 @@ class Classify(unittest.TestCase):
                                         window=window)
         self.assertFalse(explained)
 
+    def test_window_and_tolerance_together(self):
+        # warptiling_sub at 2048³ on the H100: 2.26 MB above ncu's second launch, the window
+        # 1.69 MB; less the window, +1.3 % of ncu: explained, and the note says the tolerance
+        # was needed. 0.5 MB more and it is not.
+        window = {"l2_fabric_bytes": 1.69e6}
+        _, ok, explained, note = v.classify("l2_fabric_bytes", 47.59e6, 46.3156e6, 45.3337e6,
+                                            46.3156e6, window=window)
+        self.assertFalse(ok)
+        self.assertTrue(explained)
+        self.assertIn("and the 2 % tolerance", note)
+        _, _, explained, _ = v.classify("l2_fabric_bytes", 48.1e6, 46.3156e6, 45.3337e6,
+                                        46.3156e6, window=window)
+        self.assertFalse(explained)
+
     def test_spread_explains_ncu_inside_the_tools_own_launch_range(self):
         _, ok, explained, note = v.classify("l2_tex_bytes", 100.0, 106.0, 108.0, 106.0,
                                             spread=(95.0, 105.0))
