@@ -374,7 +374,26 @@ class report_writer {
                             "wavefront serves up to 32 of them).",
                             format_count(*tb.smem_accesses, "")));
         for (const auto& n : m.model.refined.notes) line("- Refined: " + n);
+        if (!m_predicted) l1_store_merging(levels);
         line();
+    }
+
+    // The L2 write band's ends are L1 merging every partial-sector store (each sector of C
+    // written once) and none (every stored sector); the L2 counts what L1 forwards
+    // (docs/models/l2.md, "The SMs' stores on their way to L2"), so a measurement places the
+    // row's merging between them.
+    void l1_store_merging(const std::vector<level_comparison>& levels) {
+        for (const auto& l : levels) {
+            if (l.key != keys::l2_write_bytes || !l.band || !l.measured) continue;
+            const double span = l.band->high - l.band->low;
+            if (span <= 0) continue;
+            const double merged = std::clamp((l.band->high - *l.measured) / span, 0.0, 1.0);
+            line(fmt::format(
+                "- Measured: the L2 writes put L1's merging of the partial-sector stores at "
+                "{:.0f} % (0 %: none merged, the band's high end; 100 %: each sector of C "
+                "written once, its low end).",
+                100 * merged));
+        }
     }
 
     void notes_section() {

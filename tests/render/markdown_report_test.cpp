@@ -274,10 +274,16 @@ TEST_F(markdown_report_test, a_band_is_printed_as_its_range_and_the_measurement_
                          "| L2 write bytes | — | 50.0 MB … 100.0 MB (band) | 60.0 MB | in "
                          "band | — |\n"));
     EXPECT_TRUE(contains(md, "| L2 fabric bytes | — | 40.0 MB | 44.0 MB | 1.100× | — |\n"));
+    // The L2 write band's ends are all and none of the partial stores merged in L1: 60 MB in
+    // 50 … 100 MB is 80 % merged.
+    EXPECT_TRUE(contains(md,
+                         "- Measured: the L2 writes put L1's merging of the partial-sector "
+                         "stores at 80 % (0 %: none merged"));
     // Outside the band: the ratio to its nearer end, and that is the gap the findings weigh.
     row.counters["l2_write_bytes"] = 160e6;
     md = report(m_profile);
     EXPECT_TRUE(contains(md, "| 160.0 MB | 1.600× the high end | — |\n"));
+    EXPECT_TRUE(contains(md, "partial-sector stores at 0 % (0 %"));
     EXPECT_TRUE(contains(findings_of(md),
                          "largest gap: L2 write bytes (against its band), "
                          "measured 1.60× the refined model"));
