@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +14,7 @@
 #include "model/rung_model.hpp"
 #include "profile/profile_file.hpp"
 #include "shipped_profiles.hpp"
+#include "validation_csv.hpp"
 
 using namespace tgemm;
 
@@ -30,24 +29,11 @@ struct read_path_row {
 
 // docs/validation/<gpu>-l2-read-path.csv of a shipped GPU.
 std::vector<read_path_row> read_path_rows(const std::string& gpu) {
-    std::ifstream in(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu +
-                     "-l2-read-path.csv");
     std::vector<read_path_row> rows;
-    std::string line;
-    bool header = true;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        if (header) {
-            header = false;
-            continue;
-        }
-        std::stringstream ss(line);
-        std::vector<std::string> f;
-        for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-        if (f.size() < 10) continue;
-        rows.push_back({f[0], f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4]),
-                        std::stod(f[6]), std::stod(f[7]), std::stod(f[8])});
-    }
+    for (const auto& r : test::read_validation_csv(gpu + "-l2-read-path.csv"))
+        rows.push_back({r.text("kernel"), r.text("size"), r.number("l1_requested"),
+                        r.number("l1_hit"), r.number("l1_miss"), r.number("lrc_requests"),
+                        r.number("lrc_coalesced"), r.number("l2_tex_read")});
     return rows;
 }
 

@@ -13,14 +13,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "model/levels.hpp"
 #include "model/rung_model.hpp"
 #include "shipped_profiles.hpp"
+#include "validation_csv.hpp"
 
 using namespace tgemm;
 
@@ -37,26 +36,11 @@ struct store_path_row {
 };
 
 std::vector<store_path_row> store_path_rows(const std::string& gpu) {
-    std::ifstream in(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu +
-                     "-l2-store-path.csv");
     std::vector<store_path_row> rows;
-    std::string line;
-    bool header = true;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        if (header) {
-            header = false;
-            continue;
-        }
-        std::stringstream ss(line);
-        std::vector<std::string> f;
-        for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-        if (f.size() < 12) continue;
-        // kernel,size,l1_store,l1_store_requests,l1_to_xbar,l2_tex_write,l2_tex_write_requests,
-        // l2_fabric_write,l2_write,...
-        rows.push_back({f[0], f[1], std::stod(f[2]), std::stod(f[4]), std::stod(f[5]),
-                        std::stod(f[7]), std::stod(f[8])});
-    }
+    for (const auto& r : test::read_validation_csv(gpu + "-l2-store-path.csv"))
+        rows.push_back({r.text("kernel"), r.text("size"), r.number("l1_store"),
+                        r.number("l1_to_xbar"), r.number("l2_tex_write"),
+                        r.number("l2_fabric_write"), r.number("l2_write")});
     return rows;
 }
 

@@ -172,6 +172,25 @@ INSTANTIATE_TEST_SUITE_P(Gpus, ShippedProfile, ::testing::ValuesIn(test::shipped
 INSTANTIATE_TEST_SUITE_P(Gpus, ShippedRung, ::testing::ValuesIn(test::shipped_gpu_rungs()),
                          [](const auto& info) { return info.param.gpu + "_" + info.param.rung; });
 
+namespace {
+
+// Every value the models predict on the shipped profiles that the profile measured (a prediction
+// with no counter is asserted nowhere: not a row), with its row and model.
+template <class Visit>
+void for_each_predicted_and_measured(const Visit& visit) {
+    for (const auto& g : test::shipped_gpus()) {
+        const auto& p = test::shipped(g);
+        const auto mc = model_context_for(p.gpu);
+        for (const auto& m : p.measurements) {
+            const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+            for (const auto& f : refined_fields)
+                if (pred.get(f.key) && m.counters.contains(f.key)) visit(g, m, pred, f.key);
+        }
+    }
+}
+
+}  // namespace
+
 // How many predicted values carry a band instead of a point (issue 10 asks for at most 5 % of
 // (rung, shape, counter) rows). Counted over both shipped profiles, against the values the models
 // predict there that the profile measured: 424 of 2810 (15.1 %, the goal not met): 55 DRAM reads,
@@ -182,43 +201,27 @@ INSTANTIATE_TEST_SUITE_P(Gpus, ShippedRung, ::testing::ValuesIn(test::shipped_gp
 TEST(ShippedProfileBands, AtMostTodaysShare) {
     int values = 0;
     int bands = 0;
-    for (const auto& g : test::shipped_gpus()) {
-        const auto& p = test::shipped(g);
-        const auto mc = model_context_for(p.gpu);
-        for (const auto& m : p.measurements) {
-            const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
-            for (const auto& f : refined_fields) {
-                // A prediction the profile has no counter for is asserted nowhere: not a row.
-                if (!pred.get(f.key) || !m.counters.contains(f.key)) continue;
-                ++values;
-                if (pred.band(f.key)) ++bands;
-            }
-        }
-    }
+    for_each_predicted_and_measured([&](const std::string&, const measurement&,
+                                        const refined_model& pred, std::string_view key) {
+        ++values;
+        if (pred.band(key)) ++bands;
+    });
     EXPECT_EQ(values, 2810);
     EXPECT_LE(bands, 424);
 }
 
 // TGEMM_BAND_TABLE=1 prints every banded value of the count above, one line each: GPU, rung,
 // shape, counter, the model's value, its band and the measurement in MB, and the band's reason.
-// (docs/models/l2.md and dram-waves.md quote it.)
 TEST(ShippedProfileBands, Table) {
     if (!std::getenv("TGEMM_BAND_TABLE")) GTEST_SKIP() << "set TGEMM_BAND_TABLE=1 to print";
-    for (const auto& g : test::shipped_gpus()) {
-        const auto& p = test::shipped(g);
-        const auto mc = model_context_for(p.gpu);
-        for (const auto& m : p.measurements) {
-            const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
-            for (const auto& f : refined_fields) {
-                if (!pred.get(f.key) || !m.counters.contains(f.key)) continue;
-                const auto* b = pred.band(f.key);
-                if (!b) continue;
-                std::printf(
-                    "%s %s %s %s: model %.2f MB, band %.2f ... %.2f MB, measured %.2f MB | %s\n",
-                    g.c_str(), m.kernel.c_str(), to_arg(m.size).c_str(), std::string(f.key).c_str(),
-                    *pred.get(f.key) / 1e6, b->low / 1e6, b->high / 1e6,
-                    m.counters.at(std::string(f.key)) / 1e6, b->reason.c_str());
-            }
-        }
-    }
+    for_each_predicted_and_measured([](const std::string& g, const measurement& m,
+                                       const refined_model& pred, std::string_view key) {
+        const auto* b = pred.band(key);
+        if (!b) return;
+        const std::string k(key);
+        std::printf("%s %s %s %s: model %.2f MB, band %.2f ... %.2f MB, measured %.2f MB | %s\n",
+                    g.c_str(), m.kernel.c_str(), to_arg(m.size).c_str(), k.c_str(),
+                    *pred.get(key) / 1e6, b->low / 1e6, b->high / 1e6, m.counters.at(k) / 1e6,
+                    b->reason.c_str());
+    });
 }

@@ -6,9 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +14,7 @@
 #include "model/rung_model.hpp"
 #include "shipped_profiles.hpp"
 #include "tensor/tma_l2_promotion.hpp"
+#include "validation_csv.hpp"
 
 using namespace tgemm;
 
@@ -27,24 +26,11 @@ struct promotion_row {
 };
 
 std::vector<promotion_row> promotion_rows(const std::string& gpu) {
-    std::ifstream in(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu +
-                     "-tma-l2-promotion.csv");
     std::vector<promotion_row> rows;
-    std::string line;
-    bool header = true;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        if (header) {
-            header = false;
-            continue;
-        }
-        std::stringstream ss(line);
-        std::vector<std::string> f;
-        for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-        if (f.size() < 14) continue;
-        rows.push_back({f[0], f[1], f[2], 32 * std::stod(f[3]), 32 * std::stod(f[5]),
-                        std::stod(f[9]), std::stod(f[12])});
-    }
+    for (const auto& r : test::read_validation_csv(gpu + "-tma-l2-promotion.csv"))
+        rows.push_back({r.text("promotion"), r.text("kernel"), r.text("size"),
+                        32 * r.number("l2_fabric"), 32 * r.number("l2_tex_read"),
+                        r.number("dram_read_bytes"), r.number("duration_ns")});
     return rows;
 }
 
