@@ -290,6 +290,37 @@ TEST_F(Collector, PartialSectorStoresAtL2) {
     }
 }
 
+// Whether other warps storing on the same SM decide the merging (docs/models/l2.md,
+// "Partial-sector stores"): the patterns the rungs' epilogues are nearest to, 16 B halves back to
+// back (as vectorized's, read first or not) and 4-byte lanes with each part read just before it
+// is stored (as bf16_mma's), stored by one warp per SM, by 8 and by 32. Printed
+// (docs/validation/<gpu>-l2-partial-stores.log); asserted are the two ends, as above.
+TEST_F(Collector, PartialSectorStoresByFewAndManyWarps) {
+    const std::size_t bytes = k->data.bytes() / 4 / 2048 * 2048;  // 16 MiB
+    const double c = double(bytes);
+    using probe::part_pattern;
+    const std::pair<part_pattern, const char*> patterns[] = {
+        {part_pattern::halves_adjacent, "16 B halves, next store"},
+        {part_pattern::halves_loaded_first, "16 B halves, next store, loaded first"},
+        {part_pattern::quarters_apart_rmw, "4 B lanes, one between, each loaded"},
+    };
+    const std::pair<int, int> launches[] = {
+        {k->sm_count, 32}, {k->sm_count, 256}, {4 * k->sm_count, 256}};
+    for (const auto& [pattern, what] : patterns)
+        for (const auto& [ctas, threads] : launches) {
+            const auto v = k->session.collect(flush, [&] {
+                probe::store_parts(k->data.get(), bytes, pattern, k->stream.get(), ctas, threads);
+            });
+            const double l1 = v.values.at("l1_global_store_bytes");
+            const double l2 = v.values.at("l2_write_bytes");
+            const double merged = (1.5 * l1 - l2) / (1.5 * l1 - 1.5 * c);
+            std::printf("%-38s %4d CTAs x %3d threads (%2d warps per SM): merged %.3f\n", what,
+                        ctas, threads, ctas * threads / 32 / k->sm_count, merged);
+            EXPECT_GE(l2, 0.95 * 1.5 * c) << what;
+            EXPECT_LE(l2, 1.05 * 1.5 * l1) << what;
+        }
+}
+
 // Which L2 partition each SM is attached to, by the fabric (docs/models/l2.md): 16 MiB read by
 // SM s after a flush, then, counted, by SM 0. A partition keeps its copy of a line homed in the
 // other one, so when s and SM 0 share a partition SM 0 finds every line there; when not, it

@@ -172,8 +172,9 @@ void record_placement(cta_placement* out, int ctas, int threads, int smem_bytes,
     placement_kernel<<<ctas, threads, smem_bytes, s>>>(out, hold_ns);
 }
 
-void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s) {
-    store_parts_kernel<<<528, 256, 0, s>>>(p, bytes / 2048, pattern);
+void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s, int ctas,
+                 int threads) {
+    store_parts_kernel<<<ctas, threads, 0, s>>>(p, bytes / 2048, pattern);
 }
 void store(float* p, std::size_t n, cudaStream_t s) {
     store_kernel<<<1024, 256, 0, s>>>(p, n);

@@ -28,7 +28,9 @@ enum class part_pattern {
     quarters_apart_rmw,   // quarters_apart, each 4 B loaded just before it is stored
 };
 // Stores `bytes` (a multiple of 2 KiB) at p in `pattern`; the L1 counts every request's sectors.
-void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s);
+// `ctas` × `threads` (a multiple of 32; 256 for eighths_by_warps) share the chunks.
+void store_parts(float* p, std::size_t bytes, part_pattern pattern, cudaStream_t s, int ctas = 528,
+                 int threads = 256);
 // One CTA per SM (`sms` of them), each reading all n floats.
 void read_by_every_sm(const float* p, std::size_t n, float* out, int sms, cudaStream_t s);
 
