@@ -67,7 +67,7 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     // TMA loads through maps that promote L2 fills to 256 bytes: each line of A and B the L2
     // brings from DRAM crosses once more with probability (P-1)/P (measured against the same
     // kernels with promotion off, docs/models/l2.md "TMA loads"; 128 bytes or none adds nothing).
-    const bool promoted = r.tma_load_bytes.value_or(0) > 0 && tensor::tma_l2_promotion_bytes > 128;
+    const bool promoted = r.tma_load_bytes.value_or(0) > 0 && tensor::tma_l2_promotion_bytes == 256;
     const auto promotion = [&](double ab_reads) { return promoted ? far * ab_reads : 0.0; };
     r.l2_fabric_bytes = (partitions - 1) * ab + c_cross + promotion(ab);
 
