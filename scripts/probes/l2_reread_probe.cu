@@ -2,10 +2,9 @@
 // program of its own, so that Nsight Compute can count the same launches the tool's CUPTI pass
 // counts there: for each set size (a multiple of half the L2, from the command line) a flush
 // (reading 4 × the L2), a warming read of the set by one CTA on every SM, then the same read again
-// in a kernel named `reread`. Count its DRAM reads with
-//   ncu --cache-control none --clock-control none --kernel-name reread \
-//       --metrics dram__bytes_read.sum --csv ./l2_reread_probe 0.9 1.0 1.1
-// (docs/validation/h100-cupti-vs-ncu-capacity-edge.txt, section 5).
+// in a kernel named `reread`. Count its DRAM reads with `ncu --cache-control none --clock-control
+// none --kernel-name reread --metrics dram__bytes_read.sum --csv build/l2_reread_probe 0.9 1.0
+// 1.1` (docs/validation/h100-cupti-vs-ncu-capacity-edge.txt, section 5).
 #include <cuda_runtime.h>
 
 #include <cstdio>
