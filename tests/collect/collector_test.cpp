@@ -89,6 +89,28 @@ class Collector : public ::testing::Test {
     const std::function<void()> dirty = [this] { k->dirty_after_flush(); };
     const std::function<void()> read64 = [this] { k->read64(); };
     const std::function<void()> spin_long = [this] { k->spin(40000000); };
+
+    // 16 MiB (C) stored in `pattern` by ctas × threads after a flush, counted: the L1's store
+    // bytes, the L2's writes, and the share of the extra requests L2 did not count, with the two
+    // ends the L2 write model allows asserted: 1.5 × C (all merged) … 1.5 × the L1's (none), 5 %.
+    struct part_stores {
+        double c = 0, l1 = 0, l2 = 0, merged = 0;
+    };
+    part_stores count_part_stores(probe::part_pattern pattern, const char* what, int ctas = 528,
+                                  int threads = 256) {
+        part_stores r;
+        const std::size_t bytes = k->data.bytes() / 4 / 2048 * 2048;
+        r.c = double(bytes);
+        const auto v = k->session.collect(flush, [&] {
+            probe::store_parts(k->data.get(), bytes, pattern, k->stream.get(), ctas, threads);
+        });
+        r.l1 = v.values.at("l1_global_store_bytes");
+        r.l2 = v.values.at("l2_write_bytes");
+        r.merged = (1.5 * r.l1 - r.l2) / (1.5 * r.l1 - 1.5 * r.c);
+        EXPECT_GE(r.l2, 0.95 * 1.5 * r.c) << what;
+        EXPECT_LE(r.l2, 1.05 * 1.5 * r.l1) << what;
+        return r;
+    }
 };
 
 }  // namespace
@@ -260,8 +282,6 @@ TEST_F(Collector, DirtyLinesLeaveL2AfterAboutHalfItsSizeOfReads) {
 // store sectors (none merged). Printed (docs/validation/<gpu>-l2-partial-stores.log) with the
 // share merged; asserted are those two ends, within 5 %.
 TEST_F(Collector, PartialSectorStoresAtL2) {
-    const std::size_t bytes = k->data.bytes() / 4 / 2048 * 2048;  // 16 MiB
-    const double c = double(bytes);
     using probe::part_pattern;
     const std::pair<part_pattern, const char*> patterns[] = {
         {part_pattern::halves_adjacent, "16 B halves, next store"},
@@ -275,18 +295,12 @@ TEST_F(Collector, PartialSectorStoresAtL2) {
         {part_pattern::quarters_apart_rmw, "4 B lanes, one between, each loaded"},
     };
     for (const auto& [pattern, what] : patterns) {
-        const auto v = k->session.collect(
-            flush, [&] { probe::store_parts(k->data.get(), bytes, pattern, k->stream.get()); });
-        const double l1 = v.values.at("l1_global_store_bytes");
-        const double l2 = v.values.at("l2_write_bytes");
-        const double merged = (1.5 * l1 - l2) / (1.5 * l1 - 1.5 * c);
+        const auto r = count_part_stores(pattern, what);
         std::printf(
             "%-42s L1 store %6.1f MB = %.2f x C; L2 writes %6.1f MB = %.3f x 1.5 C; "
             "merged %.3f\n",
-            what, l1 / 1e6, l1 / c, l2 / 1e6, l2 / (1.5 * c), merged);
-        EXPECT_GT(l1, 1.9 * c) << what;
-        EXPECT_GE(l2, 0.95 * 1.5 * c) << what;
-        EXPECT_LE(l2, 1.05 * 1.5 * l1) << what;
+            what, r.l1 / 1e6, r.l1 / r.c, r.l2 / 1e6, r.l2 / (1.5 * r.c), r.merged);
+        EXPECT_GT(r.l1, 1.9 * r.c) << what;
     }
 }
 
@@ -296,8 +310,6 @@ TEST_F(Collector, PartialSectorStoresAtL2) {
 // is stored (as bf16_mma's), stored by one warp per SM, by 8 and by 32. Printed
 // (docs/validation/<gpu>-l2-partial-stores.log); asserted are the two ends, as above.
 TEST_F(Collector, PartialSectorStoresByFewAndManyWarps) {
-    const std::size_t bytes = k->data.bytes() / 4 / 2048 * 2048;  // 16 MiB
-    const double c = double(bytes);
     using probe::part_pattern;
     const std::pair<part_pattern, const char*> patterns[] = {
         {part_pattern::halves_adjacent, "16 B halves, next store"},
@@ -308,16 +320,9 @@ TEST_F(Collector, PartialSectorStoresByFewAndManyWarps) {
         {k->sm_count, 32}, {k->sm_count, 256}, {4 * k->sm_count, 256}};
     for (const auto& [pattern, what] : patterns)
         for (const auto& [ctas, threads] : launches) {
-            const auto v = k->session.collect(flush, [&] {
-                probe::store_parts(k->data.get(), bytes, pattern, k->stream.get(), ctas, threads);
-            });
-            const double l1 = v.values.at("l1_global_store_bytes");
-            const double l2 = v.values.at("l2_write_bytes");
-            const double merged = (1.5 * l1 - l2) / (1.5 * l1 - 1.5 * c);
+            const auto r = count_part_stores(pattern, what, ctas, threads);
             std::printf("%-38s %4d CTAs x %3d threads (%2d warps per SM): merged %.3f\n", what,
-                        ctas, threads, ctas * threads / 32 / k->sm_count, merged);
-            EXPECT_GE(l2, 0.95 * 1.5 * c) << what;
-            EXPECT_LE(l2, 1.05 * 1.5 * l1) << what;
+                        ctas, threads, ctas * threads / 32 / k->sm_count, r.merged);
         }
 }
 
