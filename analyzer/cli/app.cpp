@@ -118,6 +118,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "N or all: measure on GPU N, or on every GPU of this node, one process per "
                    "GPU, each a shard of the work list, merged into --profile with one report; a "
                    "GPU that fails leaves the others' rows (docs/fleet.md)");
+    app.add_flag("--each-gpu", main_opts->each_gpu,
+                 "with --device: every GPU measures the whole work list into a profile of its "
+                 "own (<profile stem>.device-<N>.json), each gets its report, and the fleet "
+                 "report compares the GPUs (<out>/fleet.md; docs/fleet.md)");
     app.add_option("--progress-file", main_opts->progress_file)->group("");  // --device's children
     main_opts->args = args;
 

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/commands.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/render_stored.hpp"
 #include "collect/device.hpp"
@@ -46,7 +47,7 @@ std::vector<std::string> child_args(const std::vector<std::string>& args) {
     std::vector<std::string> kept;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
-        bool drop = false;
+        bool drop = a == "--each-gpu";  // the parent's mode, a flag without a value
         for (const auto& o : own) {
             if (a == o) {
                 drop = true;
@@ -116,9 +117,50 @@ std::string exit_text(int status) {
     return "ended abnormally";
 }
 
+std::string failure_text(const child& c) {
+    return fmt::format("GPU {} failed ({}){}; see {}", c.gpu, exit_text(c.status),
+                       fs::exists(c.profile) ? ", its rows are kept" : "", c.log.string());
+}
+
+bool succeeded(const child& c) {
+    return WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
+}
+
+// --each-gpu: every GPU measured the whole list into its own profile. Each finished GPU gets its
+// report (<out>/device-<N>/), and, with two or more, the fleet report sets them side by side.
+int compare_devices(const std::vector<child>& children, const fs::path& out_dir,
+                    const std::string& command_line, std::ostream& out, std::ostream& err) {
+    fleet_options fo;
+    std::vector<std::string> failed;
+    for (const auto& c : children) {
+        fs::remove(c.events);
+        if (!succeeded(c)) {
+            failed.push_back(failure_text(c));
+            continue;
+        }
+        const auto dir = out_dir / fmt::format("device-{}", c.gpu);
+        render_stored(read_profile(c.profile), dir, c.profile.string());
+        out << "wrote " << c.profile.string() << " and " << (dir / "report.md").string() << "\n";
+        fo.inputs.push_back(c.profile.string());
+    }
+    for (const auto& f : failed) err << "tgemm-roofline: " << f << "\n";
+    if (fo.inputs.size() >= 2) {
+        fo.out = (out_dir / "fleet.md").string();
+        run_fleet(fo, command_line, out);
+    } else {
+        err << "tgemm-roofline: " << fo.inputs.size()
+            << " GPU(s) measured the whole list: the fleet report needs two\n";
+    }
+    if (!failed.empty())
+        TGEMM_THROW(device, "{} of {} GPU(s) failed; the others' profiles and reports are written",
+                    failed.size(), children.size());
+    return 0;
+}
+
 }  // namespace
 
-int run_on_devices(const main_options& o, std::ostream& out, std::ostream& err) {
+int run_on_devices(const main_options& o, const std::string& command_line, std::ostream& out,
+                   std::ostream& err) {
     if (!o.shard.empty())
         TGEMM_THROW(usage,
                     "--device and --shard do not combine: --device {} makes one shard per GPU",
@@ -151,17 +193,21 @@ int run_on_devices(const main_options& o, std::ostream& out, std::ostream& err) 
     for (int i = 0; i < k; ++i) {
         child c;
         c.gpu = gpus[static_cast<std::size_t>(i)];
-        const auto base = fmt::format("{}.device-{}.shard-{}-of-{}", stem, c.gpu, i, k);
+        const auto base = o.each_gpu
+                              ? fmt::format("{}.device-{}", stem, c.gpu)
+                              : fmt::format("{}.device-{}.shard-{}-of-{}", stem, c.gpu, i, k);
         c.profile = dir / (base + ".json");
         c.log = dir / (base + ".log");
         c.events = dir / (base + ".progress");
         fs::remove(c.events);
         auto args = child_args(o.args);
-        args.insert(args.end(), {"--shard", fmt::format("{}/{}", i, k), "--profile",
-                                 c.profile.string(), "--progress-file", c.events.string()});
+        if (!o.each_gpu) args.insert(args.end(), {"--shard", fmt::format("{}/{}", i, k)});
+        args.insert(args.end(),
+                    {"--profile", c.profile.string(), "--progress-file", c.events.string()});
         c.pid = spawn(args, c.gpu, c.log);
-        err << "tgemm-roofline: GPU " << c.gpu << ": shard " << i << "/" << k << " (pid " << c.pid
-            << ", log " << c.log.string() << ")\n";
+        err << "tgemm-roofline: GPU " << c.gpu << ": "
+            << (o.each_gpu ? std::string("the whole work list") : fmt::format("shard {}/{}", i, k))
+            << " (pid " << c.pid << ", log " << c.log.string() << ")\n";
         children.push_back(std::move(c));
     }
     {
@@ -188,15 +234,13 @@ int run_on_devices(const main_options& o, std::ostream& out, std::ostream& err) 
         }
     }
 
+    if (o.each_gpu) return compare_devices(children, out_dir, command_line, out, err);
+
     std::vector<merge_input> inputs;
     std::vector<std::string> failed;
     for (const auto& c : children) {
-        const bool ok = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
         if (fs::exists(c.profile)) inputs.push_back({c.profile.string(), read_profile(c.profile)});
-        if (!ok)
-            failed.push_back(fmt::format("GPU {} failed ({}){}; see {}", c.gpu, exit_text(c.status),
-                                         fs::exists(c.profile) ? ", its rows are kept" : "",
-                                         c.log.string()));
+        if (!succeeded(c)) failed.push_back(failure_text(c));
         fs::remove(c.events);
     }
     for (const auto& f : failed) err << "tgemm-roofline: " << f << "\n";

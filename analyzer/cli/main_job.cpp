@@ -175,7 +175,11 @@ int run_main_job(const main_options& o, const std::string& command_line, std::os
     const auto [shapes, tensor_only] = plan_sizes(o);
     const auto rungs = rung_registry::get().select(o.kernels);
     const auto part = o.shard.empty() ? shard{} : parse_shard(o.shard);
-    if (!o.device.empty()) return run_on_devices(o, out, err);
+    if (o.each_gpu && o.device.empty())
+        TGEMM_THROW(usage,
+                    "--each-gpu goes with --device all (or an index): it says what each "
+                    "GPU of the node measures");
+    if (!o.device.empty()) return run_on_devices(o, command_line, out, err);
     if (o.predict && o.resume)
         TGEMM_THROW(usage, "--resume continues a measuring run; --predict measures nothing");
     if (o.predict)

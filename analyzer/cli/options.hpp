@@ -32,6 +32,9 @@ struct main_options {
     double wait_for_counters = 0;  // seconds to wait while another process holds the counters
     std::string shard;             // "i/n": every n-th pair of the work list from i (docs/fleet.md)
     std::string device;            // "N" or "all": one process per GPU (cli/device_fleet.hpp)
+    // With --device: every GPU measures the whole work list into a profile of its own, and the
+    // fleet report compares them (a node's health check), instead of one shard each.
+    bool each_gpu = false;
     // Set by --device's parent for its children: each finished pair is appended here as
     // "done total what", and the child renders no report (the parent merges and renders).
     std::string progress_file;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "render/format.hpp"
@@ -23,6 +24,20 @@ std::string value_cell(const fleet_value& v, std::size_t card) {
     return text + fmt::format(" ({:+.1f} %)", 100 * (*x / v.median - 1));
 }
 
+// (largest − smallest) / median over the cards that measured the value; one card: no spread.
+std::string spread_cell(const fleet_value& v) {
+    double lo = INFINITY, hi = -INFINITY;
+    int n = 0;
+    for (const auto& x : v.per_card)
+        if (x) {
+            lo = std::min(lo, *x);
+            hi = std::max(hi, *x);
+            ++n;
+        }
+    if (n < 2 || v.median <= 0) return "—";
+    return fmt::format("{:.1f} %", 100 * (hi - lo) / v.median);
+}
+
 std::string values_table(const fleet_analysis& a, const std::vector<fleet_value>& values,
                          const std::string& first) {
     std::vector<std::string> header = {first};
@@ -31,13 +46,14 @@ std::string values_table(const fleet_analysis& a, const std::vector<fleet_value>
         header.push_back(c);
         aligns.push_back(align::right);
     }
-    header.push_back("median");
-    aligns.push_back(align::right);
+    header.insert(header.end(), {"median", "spread"});
+    aligns.insert(aligns.end(), {align::right, align::right});
     md_table t(header, aligns);
     for (const auto& v : values) {
         std::vector<std::string> row = {v.what};
         for (std::size_t c = 0; c < a.cards.size(); ++c) row.push_back(value_cell(v, c));
         row.push_back(amount(v.median, v.unit, v.rung));
+        row.push_back(spread_cell(v));
         t.add_row(std::move(row));
     }
     return t.str();
@@ -52,7 +68,8 @@ std::string fleet_markdown(const fleet_analysis& a, const std::string& command, 
     s += fmt::format(
         "Made by {}. Each card's measured roofs and each rung's TFLOP/s (2MNK / median time) "
         "beside the median of the cards that measured it; in brackets, the card against that "
-        "median. A value more than {:.0f} % below its median is flagged.\n\n",
+        "median; the spread is (largest − smallest) / median over those cards. A value more "
+        "than {:.0f} % below its median is flagged.\n\n",
         md_code(command), 100 * a.margin);
     s += h + "# Flagged\n\n";
     if (a.flags.empty()) {

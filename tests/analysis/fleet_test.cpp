@@ -75,6 +75,27 @@ TEST(Fleet, NoFlagWithinTheMargin) {
     EXPECT_NE(md.find("# Fleet report: 2 cards of NVIDIA H100 80GB HBM3"), std::string::npos);
 }
 
+TEST(Fleet, TheSpreadIsTheRangeOverTheMedian) {
+    // DRAM roofs 3.0, 3.0 and 2.7 TB/s: median 3.0, spread (3.0 − 2.7) / 3.0 = 10.0 %. Every rung
+    // of card 2 is 1.12× slower: (1 − 1/1.12) = 10.7 %.
+    const std::vector<profile> ps = {card(0), card(1), card(2, 1.12, 0.9)};
+    const auto md = render::fleet_markdown(analyze_fleet(inputs_of(ps), 0.05), "fleet");
+    const auto row_of = [&](const std::string& start) {
+        const auto at = md.find("\n| " + start + " ");
+        EXPECT_NE(at, std::string::npos) << start;
+        return at == std::string::npos ? std::string()
+                                       : md.substr(at + 1, md.find('\n', at + 1) - at - 1);
+    };
+    EXPECT_TRUE(row_of("dram").ends_with("| 10.0 % |")) << row_of("dram");
+    const auto first_rung = analyze_fleet(inputs_of(ps), 0.05).rungs.front().what;
+    EXPECT_TRUE(row_of(first_rung).ends_with("| 10.7 % |")) << row_of(first_rung);
+    // Two equal cards: no spread.
+    const std::vector<profile> two = {card(0), card(1)};
+    EXPECT_NE(
+        render::fleet_markdown(analyze_fleet(inputs_of(two), 0.05), "fleet").find("| 0.0 % |"),
+        std::string::npos);
+}
+
 TEST(Fleet, RefusesOneProfileMixedModelsAndPredictions) {
     const std::vector<profile> one = {card(0)};
     EXPECT_THROW((void)analyze_fleet(inputs_of(one), 0.05), error);

@@ -30,9 +30,18 @@ TEST(DeviceCli, DoesNotCombineWithShardOfflineOrPredict) {
     expect_one_line(test::run_cli({"--device", "all", "--predict"}), 2, "with --predict");
 }
 
+TEST(DeviceCli, EachGpuGoesWithDevice) {
+    expect_one_line(test::run_cli({"--each-gpu", "--kernels", "naive", "--sizes", "1024"}), 2,
+                    "--each-gpu goes with --device");
+    expect_one_line(test::run_cli({"--device", "all", "--each-gpu", "--shard", "0/2"}), 2,
+                    "--device and --shard do not combine");
+}
+
 TEST(DeviceCli, WithoutAGpuSaysWhy) {
     if (visible_gpu_count() > 0) GTEST_SKIP() << "this machine has a GPU: --device would measure";
     expect_one_line(test::run_cli({"--device", "all", "--kernels", "naive", "--sizes", "1024"}), 1,
+                    "--device all: no");
+    expect_one_line(test::run_cli({"--device", "all", "--each-gpu", "--sizes", "1024"}), 1,
                     "--device all: no");
 }
 
