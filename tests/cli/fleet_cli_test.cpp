@@ -50,3 +50,21 @@ TEST_F(FleetCli, ComparesModelsAndRefusesASingleProfileInOneLine) {
     r = test::run_cli({"fleet", h100, h100, "--margin", "0"});
     EXPECT_EQ(r.code, 2) << r.err;
 }
+
+// The fleet report committed from the two-GPU node (issue 14, docs/fleet.md) is what `fleet`
+// makes of the two profiles committed beside it: everything below the line naming the command.
+TEST_F(FleetCli, TheCommittedNodeReportIsTheToolsOutput) {
+    const std::string node = std::string(TGEMM_SOURCE_DIR) + "/profiles/fleet/vm-h100x2/";
+    const auto committed =
+        read_file(std::string(TGEMM_SOURCE_DIR) + "/reports/fleet/vm-h100x2/fleet.md");
+    const auto out = (m_dir / "fleet.md").string();
+    const auto r = test::run_cli(
+        {"fleet", node + "h100.device-0.json", node + "h100.device-1.json", "-o", out});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("2 cards, 1 flagged"), std::string::npos) << r.out;
+    const auto body = [](const std::string& md) { return md.substr(md.find("\n## Flagged")); };
+    EXPECT_EQ(body(read_file(out)), body(committed));
+    // The one flag: cublas_bf16 at 8192³ on GPU 0 (676 against a mean of 719 TFLOP/s).
+    EXPECT_NE(committed.find("| cublas_bf16 8192³ | 676 TFLOP/s | 719 TFLOP/s | 6.0 % |"),
+              std::string::npos);
+}
