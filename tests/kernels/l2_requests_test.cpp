@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -158,4 +159,38 @@ TEST(L2Requests, TheToolsOwnCountForEveryRung) {
         EXPECT_NEAR(ratio, 1, model::l2_tolerance) << m.kernel << " at " << to_arg(m.size);
     }
     EXPECT_EQ(compared, 2 * 16);  // every rung but cuBLAS's three and thread_tiling, two shapes
+}
+
+// The tool's and ncu's counts of the coalescer's input at 2048³ differ by up to 4.7 % in one
+// launch each (h100-l2-requests-every-rung.json against h100-l2-read-path.csv). Measured again on
+// the H100, the tool five times (--repeat 5, h100-lrc-2048-5runs.json) and ncu three times
+// (h100-lrc-2048-ncu3.csv), on one machine in one call: ncu's median lies inside the tool's own
+// range of five launches, widened by 1 %, for every rung but thread_tiling, whose warps walk B
+// more often than L1 holds it (docs/models/l2.md): its tool launches ask 2-4 % less than ncu's,
+// every one of them. Held outside, so that a change shows.
+TEST(L2Requests, TheToolAndNcuMeetWithinTheToolsLaunchSpread) {
+    const auto p =
+        read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/h100-lrc-2048-5runs.json");
+    std::map<std::string, std::vector<double>> ncu;
+    for (const auto& row : test::read_validation_csv("h100-lrc-2048-ncu3.csv"))
+        ncu[row.text("kernel")].push_back(32 * row.number("requests"));
+    int compared = 0;
+    for (const auto& m : p.measurements) {
+        ASSERT_TRUE(m.repeats) << m.kernel << ": not a --repeat profile";
+        const auto& spread = m.repeats->counters.at(std::string(keys::l2_requested_bytes));
+        auto runs = ncu.at(m.kernel);
+        ASSERT_EQ(runs.size(), 3u) << m.kernel;
+        std::sort(runs.begin(), runs.end());
+        const double ncu_median = runs[1];
+        const bool inside = ncu_median >= 0.99 * spread.min && ncu_median <= 1.01 * spread.max;
+        if (m.kernel == "thread_tiling") {
+            EXPECT_FALSE(inside) << "thread_tiling now meets ncu: update docs/models/l2.md";
+            EXPECT_LT(spread.max, 0.98 * runs.front());
+        } else {
+            EXPECT_TRUE(inside) << m.kernel << ": ncu " << ncu_median << ", the tool " << spread.min
+                                << " … " << spread.max;
+        }
+        ++compared;
+    }
+    EXPECT_EQ(compared, 11);
 }
