@@ -50,15 +50,17 @@ tma_traffic tma_matrix::box(std::int64_t row0, std::int64_t col0, int box_rows, 
     tma_traffic t;
     const std::int64_t row_bytes = std::int64_t(box_cols) * bf16;
     for (std::int64_t r = 0; r < box_rows; ++r) {
+        const std::int64_t first = phase + r * pitch;
+        // The L2 is asked for every sector the box row spans where it would lie, inside the
+        // matrix or not (the out-of-bounds part is zero-filled at the SM all the same).
+        t.requested_sectors += (first + row_bytes - 1) / sector - first / sector + 1;
         if (r >= valid_rows || valid_cols == 0) {
             t.delivered += row_bytes;  // zero fill only
             continue;
         }
-        const std::int64_t first = phase + r * pitch;
         const std::int64_t last = first + valid_cols * bf16 - 1;
         const std::int64_t sectors = last / sector - first / sector + 1;
         t.delivered += sector * sectors + (valid_cols < box_cols ? row_bytes : 0);
-        t.requested_sectors += sectors;
         t.stored += sector * sectors;
     }
     m_memo.emplace(key, t);

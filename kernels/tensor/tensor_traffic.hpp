@@ -57,7 +57,9 @@ using tile_model::smem_op;
 //   delivered to the SM (l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld): the 32-byte
 //     sectors the valid bytes span, plus the whole box row (its zero fill) when any of it lies
 //     outside the matrix;
-//   requested from L2 (lrc__request_sectors_op_read_coalescable): the sectors of the valid bytes;
+//   requested from L2 (lrc__request_sectors_op_read_coalescable): every sector the whole box row
+//     spans at the address it would have, inside the matrix or not (the tool's own count at
+//     1000×776×328 and 3000×1992×1000 on the H100, docs/models/13_17_tensor.md);
 //   stored (l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st): the sectors of the valid
 //     bytes (the store is clipped).
 // Inferred from Nsight Compute on the H100 at 1000×776×328 (docs/models/13_17_tensor.md).

@@ -146,17 +146,14 @@ TEST(L2Requests, TheToolsOwnCountForEveryRung) {
         if (!pred.l2_requested_bytes) continue;
         const double ratio = it->second / *pred.l2_requested_bytes;
         ++compared;
-        // The TMA rungs at 1000×776×328 (rows of 656 B, a last K box 8 of 64 columns inside):
-        // 22-36 % more requests than the boxes' inside sectors, the count that is exact at
-        // aligned shapes; not explained (docs/models/13_17_tensor.md). Held outside, to show a fix.
-        const bool tma =
-            m.kernel == "bf16_wgmma" || m.kernel == "bf16_ws" || m.kernel == "bf16_cluster";
-        if (tma && m.size == shape{1000, 776, 328}) {
-            EXPECT_GT(ratio, 1 + model::l2_tolerance) << m.kernel;
-            EXPECT_LT(ratio, 1.4) << m.kernel;
-            continue;
-        }
+        // The TMA rungs at 1000×776×328 (rows of 656 B, a last K box 8 of 64 columns inside, edge
+        // boxes past M and N) ask for every sector of their boxes, outside parts included: 22-36 %
+        // more than the inside sectors alone, which the model counted until 2026-11-26; now
+        // within 2.3 % (docs/models/13_17_tensor.md).
         EXPECT_NEAR(ratio, 1, model::l2_tolerance) << m.kernel << " at " << to_arg(m.size);
+        if (m.kernel == "bf16_wgmma" || m.kernel == "bf16_ws") {
+            EXPECT_NEAR(ratio, 1, 0.012) << m.kernel << " at " << to_arg(m.size);
+        }
     }
     EXPECT_EQ(compared, 2 * 16);  // every rung but cuBLAS's three and thread_tiling, two shapes
 }

@@ -105,16 +105,19 @@ TEST(TensorModels, SwizzleIsWhatRemovesLdmatrixConflicts) {
 TEST(TensorModels, TmaBoxRule) {
     // A 3 × 24 bf16 matrix: rows 48 bytes apart. A 4 × 16 box at (0, 0): rows 0-2 have their 32
     // bytes inside, at 0, 48 and 96: 1, 2 and 1 sectors; row 3 is outside: its 32-byte zero fill.
+    // The L2 is asked for the sectors of every box row where it would lie, row 3 (144-175: 2
+    // sectors) included: 6.
     tma_matrix m(3, 24);
     const tma_traffic whole = m.box(0, 0, 4, 16);
     EXPECT_EQ(whole.delivered, 32 + 64 + 32 + 32);
-    EXPECT_EQ(whole.requested_sectors, 4);
+    EXPECT_EQ(whole.requested_sectors, 1 + 2 + 1 + 2);
     EXPECT_EQ(whole.stored, 128);
     // At (0, 16) only 8 columns (16 bytes) of each row are inside: one sector each plus the
-    // row's zero fill, 32 + 32 per row, and row 3 again 32.
+    // row's zero fill, 32 + 32 per row, and row 3 again 32. Requested: the box rows at 32, 80, 128
+    // and 176, 32 bytes each: 1, 2, 1 and 2 sectors.
     const tma_traffic edge = m.box(0, 16, 4, 16);
     EXPECT_EQ(edge.delivered, 3 * 64 + 32);
-    EXPECT_EQ(edge.requested_sectors, 3);
+    EXPECT_EQ(edge.requested_sectors, 1 + 2 + 1 + 2);
     EXPECT_EQ(edge.stored, 96);
 }
 
