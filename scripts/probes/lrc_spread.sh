@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The L2 request coalescer's two counters at 2048³ for the tiled FP32 rungs: the tool five times
-# (--repeat 5) and Nsight Compute three times on the same kernels, to see whether the tool's and
-# ncu's counts differ by more than each one's launch-to-launch spread (docs/models/l2.md, "What
-# the SMs read from L2"). Output in $OUT/lrc.tar.gz.
+# The L2 request coalescer's counters: the tool REPEAT times (--repeat) and Nsight Compute
+# NCU_RUNS times on the same kernels and sizes, to see whether the tool's and ncu's counts differ
+# by more than each one's launch-to-launch spread (docs/models/l2.md, "What the SMs read from
+# L2"). Defaults: the tiled FP32 rungs at 2048³, five and three times. REPEAT=0 skips the tool.
+# Output in $OUT/lrc.tar.gz.
+#   KERNELS=bf16_wgmma,bf16_ws SIZES=1000x776x328 REPEAT=0 NCU_RUNS=1 bash scripts/probes/lrc_spread.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
@@ -14,24 +16,32 @@ trap 'tar -czf "${OUT:-/tmp/lrc-out}/lrc.tar.gz" -C "$X" --exclude=rep .' EXIT
 cmake -S . -B "$B" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release \
   > "$X/cmake.log" 2>&1 || exit 1
 cmake --build "$B" -j "$(nproc)" --target tgemm-roofline > "$X/build.log" 2>&1 || exit 1
-K=naive,smem_tiling,thread_tiling,outer_product,smem_register,blocktiling_1d,blocktiling_2d,vectorized,warptiling,warptiling_sub,sm90_fp32
+K=${KERNELS:-naive,smem_tiling,thread_tiling,outer_product,smem_register,blocktiling_1d,blocktiling_2d,vectorized,warptiling,warptiling_sub,sm90_fp32}
+S=${SIZES:-2048}
+REPEAT=${REPEAT:-5}
+NCU_RUNS=${NCU_RUNS:-3}
 t0=$SECONDS
-"$B/tgemm-roofline" --gpu h100 --sizes 2048 --kernels "$K" --no-peaks --repeat 5 \
-  --max-time-per-pair 0.2 --profile "$X/h100-lrc-2048-5runs.json" --out "$X/rep" \
-  > "$X/tool.log" 2>&1
-echo "tool: rc $? in $((SECONDS - t0)) s" >> "$X/times.txt"
-M=lrc__request_sectors_op_read_coalescable.sum,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_read.sum
+if [ "$REPEAT" -gt 0 ]; then
+  "$B/tgemm-roofline" --gpu h100 --sizes "$S" --kernels "$K" --no-peaks --repeat "$REPEAT" \
+    --max-time-per-pair 0.2 --profile "$X/h100-lrc-${S//,/-}-${REPEAT}runs.json" --out "$X/rep" \
+    > "$X/tool.log" 2>&1
+  echo "tool: rc $? in $((SECONDS - t0)) s" >> "$X/times.txt"
+fi
+M=lrc__request_sectors_op_read_coalescable.sum,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_read.sum${EXTRA_METRICS:+,$EXTRA_METRICS}
 t0=$SECONDS
 {
   echo "# $(nvidia-smi --query-gpu=name,uuid --format=csv,noheader | head -1), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "# ncu --clock-control none --cache-control all --csv --print-units base --metrics $M tgemm-roofline run-kernel --kernel K --size 2048, three times each"
+  echo "# ncu --clock-control none --cache-control all --csv --print-units base --metrics $M tgemm-roofline run-kernel --kernel K --size S, $NCU_RUNS time(s) each, S in $S"
 } > "$X/ncu.csv"
-for k in ${K//,/ }; do
-  for r in 1 2 3; do
-    ncu --clock-control none --cache-control all --csv --print-units base --metrics "$M" \
-      "$B/tgemm-roofline" run-kernel --kernel "$k" --size 2048 2>/dev/null |
-      awk -v k="$k" -v r="$r" -F'","' '/^"[0-9]/ {gsub(/"/, "", $NF); print k "," r "," $5 "," $(NF-2) "," $NF}' \
-      >> "$X/ncu.csv"
+for s in ${S//,/ }; do
+  for k in ${K//,/ }; do
+    for r in $(seq "$NCU_RUNS"); do
+      ncu --clock-control none --cache-control all --csv --print-units base --metrics "$M" \
+        "$B/tgemm-roofline" run-kernel --kernel "$k" --size "$s" 2>/dev/null |
+        awk -v k="$k" -v s="$s" -v r="$r" -F'","' \
+          '/^"[0-9]/ {gsub(/"/, "", $NF); print k "," s "," r "," $5 "," $(NF-2) "," $NF}' \
+        >> "$X/ncu.csv"
+    done
   done
 done
 echo "ncu: $((SECONDS - t0)) s" >> "$X/times.txt"
