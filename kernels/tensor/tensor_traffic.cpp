@@ -60,7 +60,9 @@ tma_traffic tma_matrix::box(std::int64_t row0, std::int64_t col0, int box_rows, 
         }
         const std::int64_t last = first + valid_cols * bf16 - 1;
         const std::int64_t sectors = last / sector - first / sector + 1;
-        t.delivered += sector * sectors + (valid_cols < box_cols ? row_bytes : 0);
+        // The zero fill of the part outside the matrix, in whole sectors.
+        const std::int64_t outside = (box_cols - valid_cols) * bf16;
+        t.delivered += sector * (sectors + (outside + sector - 1) / sector);
         t.stored += sector * sectors;
     }
     m_memo.emplace(key, t);

@@ -55,14 +55,15 @@ using tile_model::smem_op;
 // TMA (cp.async.bulk.tensor) boxes of a row-major bf16 matrix with the 128-byte swizzle. Per box
 // row, with `valid` the bytes of the row inside the matrix:
 //   delivered to the SM (l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld): the 32-byte
-//     sectors the valid bytes span, plus the whole box row (its zero fill) when any of it lies
-//     outside the matrix;
+//     sectors the valid bytes span, plus the zero fill of the part outside the matrix in whole
+//     sectors (the whole box row when all of it lies outside);
 //   requested from L2 (lrc__request_sectors_op_read_coalescable): every sector the whole box row
 //     spans at the address it would have, inside the matrix or not (the tool's own count at
 //     1000×776×328 and 3000×1992×1000 on the H100, docs/models/13_17_tensor.md);
 //   stored (l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st): the sectors of the valid
 //     bytes (the store is clipped).
-// Inferred from Nsight Compute on the H100 at 1000×776×328 (docs/models/13_17_tensor.md).
+// Inferred from Nsight Compute on the H100 at 1000×776×328 and 3000×1992×1000
+// (docs/models/13_17_tensor.md).
 struct tma_traffic {
     std::int64_t delivered = 0;
     std::int64_t requested_sectors = 0;

@@ -74,8 +74,9 @@ tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc) {
         "shared: no LSU shared loads or stores (wgmma reads its operands through "
         "the gmma path; mbarrier waits do not count as op_ld)");
     r.refined.notes.push_back(
-        "TMA: per box row the 32-byte sectors of its bytes inside the matrix, plus "
-        "the whole 128-byte row when any of it is outside (its zero fill)");
+        "TMA: per box row delivered, the 32-byte sectors of its bytes inside the matrix plus "
+        "the outside part's zero fill in whole sectors; requested from L2, every sector of the "
+        "box row as addressed, inside the matrix or not");
     r.refined.notes.push_back(
         "L1: C's epilogue reads and writes only, 8 sectors per request of 128 bytes");
     return r;

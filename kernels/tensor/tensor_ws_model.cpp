@@ -225,8 +225,8 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
                               "requested once)"
                         : "") +
         (tma_epi ? "; per owned tile C's 64×64 boxes loaded (β ≠ 0) and stored" : "") +
-        "; per box row the sectors inside the matrix, plus the row's 128 bytes when "
-        "any of it is outside");
+        "; per box row delivered: the sectors inside the matrix plus the outside part's zero "
+        "fill in whole sectors; requested from L2: every sector of the box row as addressed");
     r.refined.notes.push_back(
         "DRAM: the i-th unit of every cluster is resident together (the stream-K "
         "pieces form one last wave); " +

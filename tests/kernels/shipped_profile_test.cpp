@@ -15,10 +15,11 @@
 // cuBLAS rows: only their compulsory traffic is modelled, so only the lower ends are asserted
 // (and the FP32 FLOPs are not). Tensor rungs (docs/models/13_17_tensor.md) add: tensor FLOPs,
 // wgmma, ldmatrix and stmatrix wavefronts exactly;
-// TMA load bytes exactly at aligned shapes and 10 % at ragged ones (the multicast count's
-// unexplained +7.9 % at 1000×776×328); where the epilogue stages C through shared memory with
-// stmatrix, LSU shared wavefronts between the model and 20 % above it (the timing-dependent excess
-// measured at +0.3 … +15.7 %); L2 read requests (measured for the tensor rungs only) within 10 %.
+// TMA load bytes exactly, but bf16_cluster's at ragged shapes within 10 % (its multicast boxes'
+// count: +4.6 % at 1000×776×328, +6.9 % at 3000×1992×1000, not derived); where the epilogue stages
+// C through shared memory with stmatrix, LSU shared wavefronts between the model and 20 % above it
+// (the timing-dependent excess measured at +0.3 … +15.7 %); L2 read requests (measured for the
+// tensor rungs only) within 10 %.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -155,7 +156,8 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
                     EXPECT_EQ(get(m->counters, key), get(pred, key)) << where << ": " << key;
                 }
             const bool ragged = m->size.m % 256 != 0 || m->size.n % 256 != 0 || m->size.k % 64 != 0;
-            const double tma_band = ragged ? 0.10 : 0;
+            const bool multicast = pred.tma_multicast_bytes.value_or(0) > 0;
+            const double tma_band = ragged && multicast ? 0.10 : 0;
             if (pred.tma_load_bytes)
                 expect_ratio(get(m->counters, keys::tma_load_bytes), *pred.tma_load_bytes, tma_band,
                              tma_band, where + ": TMA load bytes");
