@@ -19,15 +19,27 @@ std::string card_name(const fleet_input& in) {
     return name;
 }
 
-void finish(fleet_value& v, fleet_analysis& a) {
+// The median of the values present; 0 when none is.
+double median_present(const std::vector<std::optional<double>>& values) {
     std::vector<double> present;
-    for (const auto& x : v.per_card)
+    for (const auto& x : values)
         if (x) present.push_back(*x);
-    if (present.empty()) return;
-    v.median = median_of(present);
+    return present.empty() ? 0 : median_of(present);
+}
+
+void finish(fleet_value& v, fleet_analysis& a) {
+    v.median = median_present(v.per_card);
+    v.best_median = median_present(v.best_per_card);
+    if (v.median <= 0) return;
     for (std::size_t c = 0; c < v.per_card.size(); ++c)
-        if (v.per_card[c] && *v.per_card[c] < (1 - a.margin) * v.median)
-            a.flags.push_back({c, v.what, v.unit, v.rung, *v.per_card[c], v.median});
+        if (v.per_card[c] && *v.per_card[c] < (1 - a.margin) * v.median) {
+            fleet_flag f{c, v.what, v.unit, v.rung, *v.per_card[c], v.median, {}, {}};
+            if (c < v.best_per_card.size() && v.best_per_card[c] && v.best_median > 0) {
+                f.best = v.best_per_card[c];
+                f.best_median = v.best_median;
+            }
+            a.flags.push_back(std::move(f));
+        }
 }
 
 }  // namespace
@@ -66,7 +78,7 @@ fleet_analysis analyze_fleet(std::span<const fleet_input> inputs, double margin)
             if (!r.measured) continue;
             auto [it, added] = roofs.try_emplace(key);
             if (added) {
-                it->second = {key, r.unit, false, std::vector<std::optional<double>>(n), 0};
+                it->second = {key, r.unit, false, std::vector<std::optional<double>>(n), 0, {}, 0};
                 roof_order.push_back(key);
             }
             it->second.per_card[c] = *r.measured;
@@ -84,11 +96,15 @@ fleet_analysis analyze_fleet(std::span<const fleet_input> inputs, double margin)
             const auto what = m.kernel + " " + to_string(m.size);
             auto [it, added] = rungs.try_emplace(what);
             if (added) {
-                it->second = {what, "FLOP/s", true, std::vector<std::optional<double>>(n), 0};
+                it->second = {what, "FLOP/s",
+                              true, std::vector<std::optional<double>>(n),
+                              0,    std::vector<std::optional<double>>(n),
+                              0};
                 rung_order.push_back(what);
             }
-            it->second.per_card[c] = 2.0 * double(m.size.m) * double(m.size.n) * double(m.size.k) /
-                                     (m.time->median_ms * 1e-3);
+            const double flop = 2.0 * double(m.size.m) * double(m.size.n) * double(m.size.k);
+            it->second.per_card[c] = flop / (m.time->median_ms * 1e-3);
+            if (m.time->min_ms > 0) it->second.best_per_card[c] = flop / (m.time->min_ms * 1e-3);
         }
     for (const auto& what : rung_order) {
         finish(rungs[what], a);

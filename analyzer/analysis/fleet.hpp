@@ -23,6 +23,11 @@ struct fleet_value {
     bool rung = false;                            // a rung's rate, not a roof
     std::vector<std::optional<double>> per_card;  // input order; nullopt: not measured there
     double median = 0;                            // over the cards that measured it
+    // A rung's rate from its fastest timed launch (2MNK / min time) on each card, and their
+    // median: a card whose median falls behind but whose fastest launch does not can run as fast
+    // and ran slower part of the time (clocks, power). Empty for roofs.
+    std::vector<std::optional<double>> best_per_card;
+    double best_median = 0;
 };
 
 struct fleet_flag {
@@ -32,7 +37,12 @@ struct fleet_flag {
     bool rung = false;
     double value = 0;
     double median = 0;
+    std::optional<double> best, best_median;  // a rung's fastest-launch rate and their median
     [[nodiscard]] double below() const { return 1 - value / median; }
+    [[nodiscard]] std::optional<double> best_below() const {
+        if (!best || !best_median || *best_median <= 0) return std::nullopt;
+        return 1 - *best / *best_median;
+    }
 };
 
 struct fleet_analysis {

@@ -76,16 +76,26 @@ std::string fleet_markdown(const fleet_analysis& a, const std::string& command, 
         s += fmt::format("No card falls more than {:.0f} % below the median anywhere.\n\n",
                          100 * a.margin);
     } else {
-        md_table t({"card", "what", "value", "median", "below the median"},
-                   {align::left, align::left, align::right, align::right, align::right});
+        md_table t(
+            {"card", "what", "value", "median", "below the median",
+             "fastest launch below the cards' fastest"},
+            {align::left, align::left, align::right, align::right, align::right, align::right});
         for (const auto& f : a.flags) {
             const auto unit = f.rung ? std::string(" TFLOP/s") : std::string();
+            const auto best = f.best_below();
             t.add_row({a.cards[f.card], f.rung ? f.what : f.what + " roof",
                        amount(f.value, f.unit, f.rung) + unit,
                        amount(f.median, f.unit, f.rung) + unit,
-                       fmt::format("{:.1f} %", 100 * f.below())});
+                       fmt::format("{:.1f} %", 100 * f.below()),
+                       best ? fmt::format("{:.1f} %", 100 * *best) : std::string("—")});
         }
         s += t.str() + "\n";
+        s += fmt::format(
+            "A rung's last column sets the card's fastest timed launch beside the median of the "
+            "cards' fastest: within the margin ({:.0f} %), the card ran as fast at its best and "
+            "slower part of the time (a clock or power state during its timing), rather than "
+            "being a slower card.\n\n",
+            100 * a.margin);
     }
     s += h + "# Measured roofs\n\n";
     s += a.roofs.empty() ? std::string("No card measured its roofs (run without --no-peaks).\n\n")

@@ -54,6 +54,9 @@ TEST(Fleet, FlagsTheSlowCardAgainstTheMedianOnly) {
             ++rung_flags;
             EXPECT_EQ(f.card, 2u) << f.what;
             EXPECT_NEAR(f.below(), 1 - 1 / 1.12, 1e-12) << f.what;
+            // Its fastest launch too: a slower card, not a slower part of its run.
+            ASSERT_TRUE(f.best_below()) << f.what;
+            EXPECT_NEAR(*f.best_below(), 1 - 1 / 1.12, 1e-12) << f.what;
         } else {
             EXPECT_EQ(f.card, 3u);  // the DRAM roof: 0.9 × 3 TB/s against a median of 3 TB/s
             EXPECT_EQ(f.what, "dram");
@@ -73,6 +76,25 @@ TEST(Fleet, NoFlagWithinTheMargin) {
     const auto md = render::fleet_markdown(a, "tgemm-roofline fleet a.json b.json");
     EXPECT_NE(md.find("No card falls more than 5 % below the median"), std::string::npos);
     EXPECT_NE(md.find("# Fleet report: 2 cards of NVIDIA H100 80GB HBM3"), std::string::npos);
+}
+
+TEST(Fleet, AFlaggedRungWhoseFastestLaunchKeepsUpSaysSo) {
+    // Card 1's median launch takes 1.2× as long, its fastest as long as the others': flagged
+    // 1 − 1/1.1 = 9.1 % below the mean of two, and 0 % below at its best.
+    auto slow = card(1);
+    for (auto& m : slow.measurements)
+        if (m.time) m.time->median_ms *= 1.2;
+    const std::vector<profile> ps = {card(0), slow};
+    const auto a = analyze_fleet(inputs_of(ps), 0.05);
+    ASSERT_FALSE(a.flags.empty());
+    for (const auto& f : a.flags) {
+        EXPECT_EQ(f.card, 1u);
+        EXPECT_NEAR(f.below(), 1 - 1.0 / 1.1, 1e-12) << f.what;
+        ASSERT_TRUE(f.best_below()) << f.what;
+        EXPECT_NEAR(*f.best_below(), 0, 1e-12) << f.what;
+    }
+    const auto md = render::fleet_markdown(a, "fleet");
+    EXPECT_NE(md.find("| 9.1 % | 0.0 % |"), std::string::npos) << md;
 }
 
 TEST(Fleet, TheSpreadIsTheRangeOverTheMedian) {
