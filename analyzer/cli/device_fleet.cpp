@@ -38,6 +38,14 @@ struct child {
     fs::path profile, log, events;
     int status = -1;
     bool running = true;
+    // The profile an earlier run left at this child's path, if any: its time, so that a child
+    // that fails before writing is not credited with that file's rows.
+    std::optional<fs::file_time_type> earlier;
+    [[nodiscard]] bool wrote_profile() const {
+        std::error_code ec;
+        const auto t = fs::last_write_time(profile, ec);
+        return !ec && (!earlier || t != *earlier);
+    }
 };
 
 // The user's arguments without the ones each child gets its own value of.
@@ -119,7 +127,7 @@ std::string exit_text(int status) {
 
 std::string failure_text(const child& c) {
     return fmt::format("GPU {} failed ({}){}; see {}", c.gpu, exit_text(c.status),
-                       fs::exists(c.profile) ? ", its rows are kept" : "", c.log.string());
+                       c.wrote_profile() ? ", its rows are kept" : "", c.log.string());
 }
 
 bool succeeded(const child& c) {
@@ -200,6 +208,8 @@ int run_on_devices(const main_options& o, const std::string& command_line, std::
         c.log = dir / (base + ".log");
         c.events = dir / (base + ".progress");
         fs::remove(c.events);
+        std::error_code ec;
+        if (const auto t = fs::last_write_time(c.profile, ec); !ec) c.earlier = t;
         auto args = child_args(o.args);
         if (!o.each_gpu) args.insert(args.end(), {"--shard", fmt::format("{}/{}", i, k)});
         args.insert(args.end(),
@@ -239,7 +249,7 @@ int run_on_devices(const main_options& o, const std::string& command_line, std::
     std::vector<merge_input> inputs;
     std::vector<std::string> failed;
     for (const auto& c : children) {
-        if (fs::exists(c.profile)) inputs.push_back({c.profile.string(), read_profile(c.profile)});
+        if (c.wrote_profile()) inputs.push_back({c.profile.string(), read_profile(c.profile)});
         if (!succeeded(c)) failed.push_back(failure_text(c));
         fs::remove(c.events);
     }
