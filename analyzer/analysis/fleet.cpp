@@ -31,6 +31,13 @@ void finish(fleet_value& v, fleet_analysis& a) {
     v.median = median_present(v.per_card);
     v.best_median = median_present(v.best_per_card);
     if (v.median <= 0) return;
+    std::vector<double> present;
+    for (const auto& x : v.per_card)
+        if (x) present.push_back(*x);
+    if (present.size() >= 2) {
+        const auto [lo, hi] = std::minmax_element(present.begin(), present.end());
+        v.spread = (*hi - *lo) / v.median;
+    }
     for (std::size_t c = 0; c < v.per_card.size(); ++c)
         if (v.per_card[c] && *v.per_card[c] < (1 - a.margin) * v.median) {
             fleet_flag f{c, v.what, v.unit, v.rung, *v.per_card[c], v.median, {}, {}};
@@ -78,7 +85,9 @@ fleet_analysis analyze_fleet(std::span<const fleet_input> inputs, double margin)
             if (!r.measured) continue;
             auto [it, added] = roofs.try_emplace(key);
             if (added) {
-                it->second = {key, r.unit, false, std::vector<std::optional<double>>(n), 0, {}, 0};
+                it->second.what = key;
+                it->second.unit = r.unit;
+                it->second.per_card.resize(n);
                 roof_order.push_back(key);
             }
             it->second.per_card[c] = *r.measured;
@@ -96,10 +105,11 @@ fleet_analysis analyze_fleet(std::span<const fleet_input> inputs, double margin)
             const auto what = m.kernel + " " + to_string(m.size);
             auto [it, added] = rungs.try_emplace(what);
             if (added) {
-                it->second = {what, "FLOP/s",
-                              true, std::vector<std::optional<double>>(n),
-                              0,    std::vector<std::optional<double>>(n),
-                              0};
+                it->second.what = what;
+                it->second.unit = "FLOP/s";
+                it->second.rung = true;
+                it->second.per_card.resize(n);
+                it->second.best_per_card.resize(n);
                 rung_order.push_back(what);
             }
             const double flop = 2.0 * double(m.size.m) * double(m.size.n) * double(m.size.k);

@@ -23,6 +23,8 @@ struct fleet_value {
     bool rung = false;                            // a rung's rate, not a roof
     std::vector<std::optional<double>> per_card;  // input order; nullopt: not measured there
     double median = 0;                            // over the cards that measured it
+    // (largest − smallest) / median over those cards; empty with fewer than two.
+    std::optional<double> spread;
     // A rung's rate from its fastest timed launch (2MNK / min time) on each card, and their
     // median: a card whose median falls behind but whose fastest launch does not can run as fast
     // and ran slower part of the time (clocks, power). Empty for roofs.

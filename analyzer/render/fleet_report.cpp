@@ -24,20 +24,6 @@ std::string value_cell(const fleet_value& v, std::size_t card) {
     return text + fmt::format(" ({:+.1f} %)", 100 * (*x / v.median - 1));
 }
 
-// (largest − smallest) / median over the cards that measured the value; one card: no spread.
-std::string spread_cell(const fleet_value& v) {
-    double lo = INFINITY, hi = -INFINITY;
-    int n = 0;
-    for (const auto& x : v.per_card)
-        if (x) {
-            lo = std::min(lo, *x);
-            hi = std::max(hi, *x);
-            ++n;
-        }
-    if (n < 2 || v.median <= 0) return "—";
-    return fmt::format("{:.1f} %", 100 * (hi - lo) / v.median);
-}
-
 std::string values_table(const fleet_analysis& a, const std::vector<fleet_value>& values,
                          const std::string& first) {
     std::vector<std::string> header = {first};
@@ -53,7 +39,7 @@ std::string values_table(const fleet_analysis& a, const std::vector<fleet_value>
         std::vector<std::string> row = {v.what};
         for (std::size_t c = 0; c < a.cards.size(); ++c) row.push_back(value_cell(v, c));
         row.push_back(amount(v.median, v.unit, v.rung));
-        row.push_back(spread_cell(v));
+        row.push_back(v.spread ? fmt::format("{:.1f} %", 100 * *v.spread) : std::string("—"));
         t.add_row(std::move(row));
     }
     return t.str();
