@@ -10,6 +10,10 @@ cd "$(dirname "$0")/.."
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 budget=${1:-330}
+if ! [[ "$budget" =~ ^[0-9]+$ ]] || [ "$budget" -eq 0 ]; then
+  echo "fleet_node.sh: the seconds for both runs must be a positive whole number, not '$budget'" >&2
+  exit 2
+fi
 B=${BUILD_DIR:-/tmp/b-fleet}
 OUT=${OUT:-/tmp/fleet-out}
 L=/tmp/fleet-logs

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The GPU probe scripts without a GPU: scripts/probes/ncu_columns.py turns ncu's raw lines into
+the columns of docs/validation/, and the two shell scripts refuse bad numbers in one line with
+exit code 2 before they build or touch a GPU. Argument: the source tree."""
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
+import ncu_columns  # noqa: E402
+
+failures = []
+checks = [0]
+
+
+def check(ok, what):
+    checks[0] += 1
+    if not ok:
+        failures.append(what)
+
+
+# Kernel names and values with commas, two metrics, two launches, a metric before its sibling.
+raw = [
+    "# a comment",
+    "naive,2048,1,void naive_kernel(int, int, float *),lrc__request_sectors_op_read_coalescable.sum,67,498,368",
+    "naive,2048,1,void naive_kernel(int, int, float *),dram__bytes_read.sum,50,373,632",
+    "naive,2048,2,void naive_kernel(int, int, float *),dram__bytes_read.sum,50,400,000",
+    "naive,2048,2,void naive_kernel(int, int, float *),lrc__request_sectors_op_read_coalescable.sum,67,502,768",
+]
+out = ncu_columns.convert(raw)
+check(out == ["# a comment", "kernel,size,run,requests,dram_read_bytes",
+              "naive,2048,1,67498368,50373632", "naive,2048,2,67502768,50400000"],
+      f"convert: {out}")
+
+# The committed files are what the converter makes of such lines (their columns, in order).
+for name in ("h100-lrc-2048-ncu3.csv", "h100-tma-requests-ncu.csv"):
+    with open(os.path.join(ROOT, "docs", "validation", name)) as f:
+        header = next(line for line in f if not line.startswith("#")).strip()
+    check(header.startswith("kernel,size,run,requests,merged,l1_miss,l2_tex_read"),
+          f"{name}: header {header}")
+
+
+def run(cmd, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run(cmd, cwd=ROOT, env=e, capture_output=True, text=True, timeout=60)
+
+
+def one_line_exit_2(r, needle, what):
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    check(r.returncode == 2 and len(lines) == 1 and needle in lines[0],
+          f"{what}: exit {r.returncode}, stderr {r.stderr!r}")
+
+
+with tempfile.TemporaryDirectory() as d:
+    bad = os.path.join(d, "bad.csv")
+    with open(bad, "w") as f:
+        f.write("naive,2048,1,no metric here\n")
+    one_line_exit_2(run([sys.executable, "scripts/probes/ncu_columns.py", bad]),
+                    "no metric name", "ncu_columns.py on a line without a metric")
+    with open(bad, "w") as f:
+        f.write("naive,2048,1,k(),dram__bytes_read.sum,n/a\n")
+    one_line_exit_2(run([sys.executable, "scripts/probes/ncu_columns.py", bad]),
+                    "not a whole number", "ncu_columns.py on a value that is not a number")
+    one_line_exit_2(run([sys.executable, "scripts/probes/ncu_columns.py", os.path.join(d, "none")]),
+                    "No such file", "ncu_columns.py on a missing file")
+    for env, needle in (({"REPEAT": "x"}, "REPEAT"), ({"NCU_RUNS": "-1"}, "NCU_RUNS")):
+        one_line_exit_2(run(["bash", "scripts/probes/lrc_spread.sh"], {**env, "OUT": d}), needle,
+                        f"lrc_spread.sh with {env}")
+    for arg in ("abc", "0"):
+        one_line_exit_2(run(["bash", "scripts/fleet_node.sh", arg], {"OUT": d}),
+                        "positive whole number", f"fleet_node.sh {arg}")
+
+for f in failures:
+    print("FAILED:", f)
+print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
