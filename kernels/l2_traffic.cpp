@@ -33,8 +33,8 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     const double far = double(partitions - 1) / partitions;
     const double c = double(e.c_element_bytes) * double(s.m) * double(s.n);
     const double stored = r.l1_global_store_bytes.value_or(0) + r.tma_store_bytes.value_or(0);
-    // Partial-sector stores: L2 sees at least each sector of C once, at most every request.
-    const double stored_low = std::min(stored, c);
+    // Partial-sector stores: L2 sees at least each distinct sector once, at most every request.
+    const double stored_low = std::min(stored, r.distinct_store_bytes.value_or(c));
 
     r.l2_write_bytes = (1 + far) * stored;
     if (differs(stored_low, stored)) {
@@ -45,7 +45,7 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
              "merges before forwarding them (measured: there or nowhere) depends on the timing "
              "of its epilogue"});
         r.notes.push_back(fmt::format(
-            "L2 band: writes between {} (each sector of C once) and {} (each store request's "
+            "L2 band: writes between {} (each distinct sector once) and {} (each store request's "
             "sectors), × {:.2f} for the home partition",
             mb((1 + far) * stored_low), mb((1 + far) * stored), 1 + far));
     } else {

@@ -39,6 +39,10 @@ struct refined_model {
     // TMA, and the L2 requests before the request coalescer.
     std::optional<double> tma_load_bytes, tma_multicast_bytes, tma_store_bytes;
     std::optional<double> l2_requested_bytes, l2_coalesced_bytes;
+    // Not a counter: what the stores write to L2 if L1 merged every store that writes part of a
+    // sector with the others of that sector, i.e. the bytes of the distinct sectors they touch.
+    // Empty: C's bytes (a rung that stores C alone). The low end of the L2 write band.
+    std::optional<double> distinct_store_bytes;
     // One line per assumption or derivation step, shown in the report.
     std::vector<std::string> notes;
     // Where an effect the model does not derive moves the DRAM reads, the range they must lie
@@ -132,8 +136,8 @@ namespace detail {
 
 static_assert(detail::refined_fields_are_distinct(), "one table row per key and per field");
 // A field added to the struct but not to the table would be invisible to get/set, the profile
-// file and the report: every field but `notes` and the bands has its row.
-static_assert(sizeof(refined_model) == refined_fields.size() * sizeof(std::optional<double>) +
+// file and the report: every field but `distinct_store_bytes`, `notes` and the bands has its row.
+static_assert(sizeof(refined_model) == (refined_fields.size() + 1) * sizeof(std::optional<double>) +
                                            sizeof(std::vector<std::string>) +
                                            4 * sizeof(std::optional<refined_model::value_band>),
               "every optional field of refined_model has a row in refined_fields");

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/shape.hpp"
+#include "tensor/accumulator_layout.hpp"
 #include "tensor/tensor_traffic.hpp"
 
 namespace tgemm::kernels::tensor_model {
@@ -12,17 +13,19 @@ namespace tgemm::kernels::tensor_model {
 // L1 and L2 sectors of one CTA tile's epilogue reads of C (its writes are the same requests).
 struct c_sectors {
     std::int64_t l1 = 0;  // each warp request's distinct sectors
-    std::int64_t l2 = 0;  // the tile's distinct sectors: the other half of each hits in L1
+    std::int64_t l2 = 0;  // the tile's distinct sectors: a sector two requests share is missed once
 };
 
-// Each 16×8 accumulator block is read as bf16 pairs in two warp requests, one per half of its
-// rows (8 rows × 16 bytes): each touches 8 sectors and uses half of each.
+// Each group of 4 adjacent 16×8 accumulator blocks (16 rows × 32 columns, acc_store.cuh) is read
+// and written in two warp requests, one per half of its rows: 8 rows × 64 bytes, each lane 16 of
+// them. A row 64-byte aligned in C (N a multiple of 32) is two whole sectors; otherwise its 64
+// bytes touch three sectors, the outer two shared with the neighbouring groups' requests.
 class accumulator_requests {
   public:
     explicit accumulator_requests(const shape& s) : m_shape(s) {}
-    // The two requests of the 16×8 block whose first element is (row0, col0) of C; elements
+    // The two requests of the 16×32 group whose first element is (row0, col0) of C; blocks
     // outside the matrix are guarded off.
-    void add_block(std::int64_t row0, std::int64_t col0);
+    void add_group(std::int64_t row0, std::int64_t col0);
     [[nodiscard]] c_sectors totals();
 
   private:

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "tensor/acc_store.cuh"
 #include "tensor/accumulator_layout.hpp"
 #include "tensor/bf16_mma_config.hpp"
 #include "tensor/problem.hpp"
@@ -156,29 +157,21 @@ __global__ void __launch_bounds__(Cfg::threads) bf16_mma_kernel(const params p) 
     }
     cp_async_wait<0>();
 
+    static_assert(Cfg::n8 % tensor::acc_group_blocks == 0, "whole store groups per warp tile");
 #pragma unroll
     for (int i = 0; i < Cfg::m16; ++i)
 #pragma unroll
-        for (int j = 0; j < Cfg::n8; ++j) {
-            const int col = n0 + wn0 + 8 * j + tensor::acc_col(lane);
-            if (col >= p.n) continue;
+        for (int j = 0; j < Cfg::n8; j += tensor::acc_group_blocks)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
+                float2 e[4];
+#pragma unroll
+                for (int b = 0; b < 4; ++b)
+                    e[b] = make_float2(acc[i][j + b][2 * h], acc[i][j + b][2 * h + 1]);
                 const int row =
                     m0 + wm0 + 16 * i + tensor::acc_row(lane) + tensor::acc_half_rows * h;
-                if (row >= p.m) continue;
-                auto* out = reinterpret_cast<__nv_bfloat162*>(
-                    p.c + static_cast<std::size_t>(row) * p.n + col);
-                float x = p.alpha * acc[i][j][2 * h];
-                float y = p.alpha * acc[i][j][2 * h + 1];
-                if (p.beta != 0.0f) {
-                    const float2 old = __bfloat1622float2(*out);
-                    x = fmaf(p.beta, old.x, x);
-                    y = fmaf(p.beta, old.y, y);
-                }
-                *out = __floats2bfloat162_rn(x, y);
+                tensor::store_acc_group(e, p.c, p.m, p.n, row, n0 + wn0 + 8 * j, p.alpha, p.beta);
             }
-        }
 }
 
 }  // namespace tgemm::bf16_mma

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "tensor/acc_store.cuh"
 #include "tensor/accumulator_layout.hpp"
 #include "tensor/bf16_wgmma_config.hpp"
 #include "tensor/sm90_ptx.cuh"
@@ -100,26 +101,18 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
     for (int mb = 0; mb < Cfg::m_blocks; ++mb)
 #pragma unroll
-        for (int j = 0; j < Cfg::bn / 8; ++j) {
-            const int col = n0 + 8 * j + tensor::acc_col(lane);
-            if (col >= p.n) continue;
+        for (int j = 0; j < Cfg::bn / 8; j += tensor::acc_group_blocks)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
+                float2 e[4];
+#pragma unroll
+                for (int b = 0; b < 4; ++b)
+                    e[b] =
+                        make_float2(acc[mb][4 * (j + b) + 2 * h], acc[mb][4 * (j + b) + 2 * h + 1]);
                 const int row =
                     m0 + mb * 64 + warp * 16 + tensor::acc_row(lane) + tensor::acc_half_rows * h;
-                if (row >= p.m) continue;
-                auto* out = reinterpret_cast<__nv_bfloat162*>(
-                    p.c + static_cast<std::size_t>(row) * p.n + col);
-                float x = p.alpha * acc[mb][4 * j + 2 * h];
-                float y = p.alpha * acc[mb][4 * j + 2 * h + 1];
-                if (p.beta != 0.0f) {
-                    const float2 old = __bfloat1622float2(*out);
-                    x = fmaf(p.beta, old.x, x);
-                    y = fmaf(p.beta, old.y, y);
-                }
-                *out = __floats2bfloat162_rn(x, y);
+                tensor::store_acc_group(e, p.c, p.m, p.n, row, n0 + 8 * j, p.alpha, p.beta);
             }
-        }
 #else
     (void)map_a;
     (void)map_b;

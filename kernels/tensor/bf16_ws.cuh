@@ -26,6 +26,7 @@
 
 #include <cstdint>
 
+#include "tensor/acc_store.cuh"
 #include "tensor/accumulator_layout.hpp"
 #include "tensor/bf16_ws_config.hpp"
 #include "tensor/sm90_ptx.cuh"
@@ -207,34 +208,16 @@ __device__ __forceinline__ void epilogue_direct(const float (&acc)[Cfg::bn / 2],
     const int warp = (threadIdx.x % 128) / 32;
     const int r = row0 + warp * 16 + tensor::acc_row(lane);
 #pragma unroll
-    for (int j = 0; j < Cfg::bn / 8; ++j) {
-        const int col = n0 + 8 * j + tensor::acc_col(lane);
-        if (col >= p.n) continue;  // N is a multiple of 8: col + 1 < N as well
+    for (int j = 0; j < Cfg::bn / 8; j += tensor::acc_group_blocks)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int row = r + tensor::acc_half_rows * h;
-            if (row >= p.m) continue;
-            auto* out =
-                reinterpret_cast<__nv_bfloat162*>(p.c + static_cast<std::size_t>(row) * p.n + col);
-            float x = p.alpha * acc[4 * j + 2 * h];
-            float y = p.alpha * acc[4 * j + 2 * h + 1];
-            if (p.beta != 0.0f) {
-                const float2 old = __bfloat1622float2(*out);
-                x = fmaf(p.beta, old.x, x);
-                y = fmaf(p.beta, old.y, y);
-            }
-            *out = __floats2bfloat162_rn(x, y);
+            float2 e[4];
+#pragma unroll
+            for (int b = 0; b < 4; ++b)
+                e[b] = make_float2(acc[4 * (j + b) + 2 * h], acc[4 * (j + b) + 2 * h + 1]);
+            tensor::store_acc_group(e, p.c, p.m, p.n, r + tensor::acc_half_rows * h, n0 + 8 * j,
+                                    p.alpha, p.beta);
         }
-    }
-}
-
-__device__ __forceinline__ std::uint32_t pack_bf16(float x, float y) {
-    const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
-    return *reinterpret_cast<const std::uint32_t*>(&v);
-}
-
-__device__ __forceinline__ float2 unpack_bf16(std::uint32_t v) {
-    return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&v));
 }
 
 // Reads β·C from the buffer with ldmatrix, writes α·acc + β·C back with stmatrix. An 8×8 block
@@ -268,11 +251,11 @@ __device__ __forceinline__ void epilogue_tma(const float (&acc)[Cfg::bn / 2], co
             float x = p.alpha * acc[i];
             float y = p.alpha * acc[i + 1];
             if (with_c) {
-                const float2 old = unpack_bf16(v[q]);
+                const float2 old = tensor::unpack_bf16x2(v[q]);
                 x = fmaf(p.beta, old.x, x);
                 y = fmaf(p.beta, old.y, y);
             }
-            v[q] = pack_bf16(x, y);
+            v[q] = tensor::pack_bf16x2(x, y);
         }
         sm90::stmatrix_x4(addr, v);
     }

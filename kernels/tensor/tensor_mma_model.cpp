@@ -135,17 +135,19 @@ tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
             l2_sectors += double(g.gm) * double(c.sectors);
         }
 
-    // The epilogue reads and writes C from the accumulators, per warp and m16n8 block.
+    // The epilogue reads and writes C from the accumulators, per warp and group of four m16n8
+    // blocks.
     const c_sectors c = grid_epilogue_sectors(
         s, g, [](accumulator_requests& req, std::int64_t m0, std::int64_t n0) {
             for (int w = 0; w < warps; ++w)
                 for (int i = 0; i < cfg::m16; ++i)
-                    for (int j = 0; j < cfg::n8; ++j)
-                        req.add_block(m0 + warp_m0(w) + 16 * i, n0 + warp_n0(w) + 8 * j);
+                    for (int j = 0; j < cfg::n8; j += tensor::acc_group_blocks)
+                        req.add_group(m0 + warp_m0(w) + 16 * i, n0 + warp_n0(w) + 8 * j);
         });
     const double c_l1 = double(c.l1), c_l2 = double(c.l2);
     r.refined.l1_global_load_bytes = double(sector) * (a_units + b_units + c_l1);
     r.refined.l1_global_store_bytes = double(sector) * c_l1;
+    r.refined.distinct_store_bytes = double(sector) * c_l2;
     r.refined.l2_requested_bytes = double(sector) * (l2_sectors + c_l2);
 
     set_blockidx_dram(r, s, mc, g, launch,
@@ -169,11 +171,11 @@ tensor_counts model_bf16_mma(const shape& s, const model_context& mc) {
     r.refined.notes.push_back(
         "L1: cp.async units (distinct 128-byte source line × 32-byte destination "
         "granule per request; the swizzle moves whole 32-byte granules, so units = "
-        "sectors when rows are sector-aligned) + C's epilogue reads, 8 sectors per "
-        "request of 128 bytes (twice C's size)");
+        "sectors when rows are sector-aligned) + C's epilogue reads, 16 lanes' 16 bytes "
+        "per row after a quad exchange: whole sectors where rows are 64-byte aligned");
     r.refined.notes.push_back(
         "L2 requests: the copies' distinct source sectors + C's distinct sectors per "
-        "CTA (the second half of each sector of C hits in L1)");
+        "CTA (a sector two of its requests share is missed once)");
     return r;
 }
 

@@ -48,17 +48,19 @@ tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc) {
     r.refined.tma_multicast_bytes = 0;
     r.refined.tma_store_bytes = 0;
 
-    // The epilogue reads and writes C from the registers: per m64 block, warp and n8 block.
+    // The epilogue reads and writes C from the registers: per m64 block, warp and group of four n8
+    // blocks.
     const c_sectors c = grid_epilogue_sectors(
         s, g, [](accumulator_requests& req, std::int64_t m0, std::int64_t n0) {
             for (int mb = 0; mb < cfg::m_blocks; ++mb)
                 for (int warp = 0; warp < 4; ++warp)
-                    for (int j = 0; j < cfg::bn / 8; ++j)
-                        req.add_block(m0 + mb * 64 + warp * 16, n0 + 8 * j);
+                    for (int j = 0; j < cfg::bn / 8; j += tensor::acc_group_blocks)
+                        req.add_group(m0 + mb * 64 + warp * 16, n0 + 8 * j);
         });
     const double c_l1 = double(c.l1), c_l2 = double(c.l2);
     r.refined.l1_global_load_bytes = double(sector) * c_l1;
     r.refined.l1_global_store_bytes = double(sector) * c_l1;
+    r.refined.distinct_store_bytes = double(sector) * c_l2;
     r.refined.l2_requested_bytes = double(sector) * (double(t.requested_sectors) + c_l2);
 
     set_blockidx_dram(r, s, mc, g, launch,
@@ -78,7 +80,8 @@ tensor_counts model_bf16_wgmma(const shape& s, const model_context& mc) {
         "the outside part's zero fill in whole sectors; requested from L2, every sector of the "
         "box row as addressed, inside the matrix or not");
     r.refined.notes.push_back(
-        "L1: C's epilogue reads and writes only, 8 sectors per request of 128 bytes");
+        "L1: C's epilogue reads and writes only, 8 rows × 64 bytes per request after a quad "
+        "exchange: 16 whole sectors where rows are 64-byte aligned");
     return r;
 }
 

@@ -50,14 +50,14 @@ double epilogue_matrix_wavefronts() {
 }
 
 // The direct epilogue's reads (and writes) of C from the registers of one CTA tile: per consumer,
-// warp and n8 block (accumulator_requests.hpp).
+// warp and group of four n8 blocks (accumulator_requests.hpp).
 template <class Cfg>
 c_sectors direct_c_sectors(const shape& s, std::int64_t m0, std::int64_t n0) {
     accumulator_requests req(s);
     for (int consumer = 0; consumer < Cfg::consumers; ++consumer)
         for (int warp = 0; warp < 4; ++warp)
-            for (int j = 0; j < Cfg::bn / 8; ++j)
-                req.add_block(m0 + 64 * consumer + warp * 16, n0 + 8 * j);
+            for (int j = 0; j < Cfg::bn / 8; j += tensor::acc_group_blocks)
+                req.add_group(m0 + 64 * consumer + warp * 16, n0 + 8 * j);
     return req.totals();
 }
 
@@ -92,7 +92,8 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
     tma_traffic self, multicast, c_tma;
     double flops = 0, gmma = 0, ffma = 0, fadd = 0, matrix = 0;
     double l1_load_sectors = 0, l1_store_sectors = 0, l2_lsu_sectors = 0;
-    double partial_sums_bytes = 0;  // stream-K sums left in the workspace
+    double distinct_store_sectors = 0;  // of the LSU stores: what L2 sees if L1 merged them all
+    double partial_sums_bytes = 0;      // stream-K sums left in the workspace
     std::map<key3, c_sectors> c_memo;
     std::vector<wave> waves;
     constexpr int boxes_per_loader = Cfg::b_boxes / Cfg::b_loaders;
@@ -132,6 +133,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
                     // leave_partial: the CTA's sums as float4s, 512 contiguous bytes per warp
                     // store, and the flag raised.
                     l1_store_sectors += partial_bytes / sector + 1;
+                    distinct_store_sectors += partial_bytes / sector + 1;
                     partial_sums_bytes += partial_bytes;
                     continue;
                 }
@@ -142,6 +144,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
                 l1_load_sectors += contributors * (partial_bytes / sector + 1);
                 l2_lsu_sectors += contributors * (partial_bytes / sector + 1);
                 l1_store_sectors += contributors;
+                distinct_store_sectors += contributors;
                 if (tma_epi) {
                     ffma += double(bm) * bn;  // unguarded: the TMA store clips
                     matrix += matrix_per_tile;
@@ -155,6 +158,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
                         memoised(c_memo, key, [&] { return direct_c_sectors<Cfg>(s, m0, n0); });
                     l1_load_sectors += double(cs.l1);
                     l1_store_sectors += double(cs.l1);
+                    distinct_store_sectors += double(cs.l2);
                     l2_lsu_sectors += double(cs.l2);
                 }
             }
@@ -177,6 +181,7 @@ tensor_counts model_ws(const shape& s, const model_context& mc) {
     r.refined.tma_store_bytes = double(c_tma.stored);
     r.refined.l1_global_load_bytes = double(sector) * l1_load_sectors;
     r.refined.l1_global_store_bytes = double(sector) * l1_store_sectors;
+    r.refined.distinct_store_bytes = double(sector) * distinct_store_sectors + double(c_tma.stored);
     r.refined.l2_requested_bytes =
         double(sector) *
         (double(self.requested_sectors + multicast.requested_sectors + c_tma.requested_sectors) +
