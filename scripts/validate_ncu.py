@@ -237,9 +237,17 @@ class Evidence:
         self.spreads = launch_spread(args.spread)
         self.window = idle_window(args.idle_log)
         self.launches = ncu_launches(args.ncu_runs)
+        # Kernels changed since the --spread and --ncu-runs files were measured: their rows get
+        # none of those files' launches (the idle window is the collector's, and still holds).
+        # Their launch spread comes from --changed-spread, measured after the change.
+        self.changed = set(filter(None, (getattr(args, "changed_kernels", None) or "").split(",")))
+        self.changed_spreads = launch_spread(getattr(args, "changed_spread", None))
 
     def of(self, kernel, size, key):
         """classify's keyword arguments for one row."""
+        if kernel in self.changed:
+            return {"spread": self.changed_spreads.get((kernel, size, key)), "window": self.window,
+                    "ncu_runs": None, "ncu_runs_same": None}
         return {"spread": self.spreads.get((kernel, size, key)), "window": self.window,
                 "ncu_runs": self.launches.get((kernel, size, key, "all")),
                 "ncu_runs_same": self.launches.get((kernel, size, key, "tool"))}
@@ -323,8 +331,18 @@ def main():
     ap.add_argument("--idle-log", default="", metavar="LOG",
                     help="a log of Collector.L2PartitionsOnKnownTraffic: what an idle window "
                     "holds of each L2 counter")
+    ap.add_argument("--changed-kernels", default=None, metavar="K1,K2",
+                    help="kernels changed since the --spread and --ncu-runs files were measured: "
+                    "those files explain none of their rows")
+    ap.add_argument("--changed-spread", nargs="*", default=None, metavar="PROFILE",
+                    help="--repeat profiles of the --changed-kernels measured after the change: "
+                    "their rows' launch spread")
+    ap.add_argument("--note", default=None,
+                    help="a paragraph printed under the profile line, e.g. which rows come from "
+                    "which run")
     ap.add_argument("--rescore", nargs="+", default=None, metavar="CSV",
-                    help="rebuild --out from the CSV files of earlier runs (no GPU, no ncu)")
+                    help="rebuild --out from the CSV files of earlier runs (no GPU, no ncu); a "
+                    "later file's row replaces an earlier one's for the same kernel, size, counter")
     args = ap.parse_args()
     if args.noise_runs < 1:
         raise SystemExit(f"--noise-runs {args.noise_runs}: at least 1")
@@ -431,6 +449,7 @@ def write_outputs(args, profile, rows, noise_lines, command):
         "# Counter validation against Nsight Compute",
         "",
         f"Profile: `{args.profile}` ({profile['gpu']['name']}, measured {profile['env']['date']}).",
+        *([args.note, ""] if getattr(args, "note", None) else []),
         f"Oracle: `ncu --cache-control all --clock-control none --metrics <table>` on "
         f"`tgemm-roofline run-kernel`, same machine; for the counters that depend on what L2 "
         f"holds, also ncu after the tool's own preparation (`--cache-control none` on "
@@ -489,9 +508,13 @@ def write_outputs(args, profile, rows, noise_lines, command):
 def rescore(args):
     """Rebuilds the markdown from the CSV files of earlier runs, with the rules of this file."""
     profile = json.load(open(args.profile))
-    raw = []
+    # A later file's row replaces an earlier one's for the same kernel, size and counter: a
+    # kernel measured again after a change is rescored from its new runs alone.
+    by_key = {}
     for path in args.rescore:
-        raw += list(csv.DictReader(open(path)))
+        for r in csv.DictReader(open(path)):
+            by_key[(r["kernel"], r["size"], r["key"])] = r
+    raw = list(by_key.values())
     evidence = Evidence(args)
     tool_of = {(r["kernel"], r["size"], r["key"]): float(r["tool"]) for r in raw}
     ncu_of = {(r["kernel"], r["size"], r["key"]): float(r["ncu"]) for r in raw}
@@ -513,6 +536,9 @@ def rescore(args):
         rows.append([r["kernel"], r["size"], key, r["metric"], tool, ref, same, diff, ok, note])
     command = ("python3 scripts/validate_ncu.py --profile " + args.profile
                + (" --spread " + " ".join(args.spread) if args.spread else "")
+               + (" --changed-kernels " + args.changed_kernels if args.changed_kernels else "")
+               + (" --changed-spread " + " ".join(args.changed_spread)
+                  if args.changed_spread else "")
                + (" --idle-log " + args.idle_log if args.idle_log else "")
                + (" --ncu-runs " + " ".join(args.ncu_runs) if args.ncu_runs else "")
                + " --rescore " + " ".join(args.rescore) + " (from the runs of `--binary "

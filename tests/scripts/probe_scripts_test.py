@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The GPU probe scripts without a GPU: scripts/probes/ncu_columns.py turns ncu's raw lines into
-the columns of docs/validation/, and the two shell scripts refuse bad numbers in one line with
-exit code 2 before they build or touch a GPU. Argument: the source tree."""
+"""The GPU probe scripts without a GPU: scripts/probes/ncu_columns.py and ncu_table.py turn ncu's
+raw lines into the columns of docs/validation/, and the two shell scripts refuse bad numbers in
+one line with exit code 2 before they build or touch a GPU. Argument: the source tree."""
 import os
 import subprocess
 import sys
@@ -10,6 +10,7 @@ import tempfile
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
 import ncu_columns  # noqa: E402
+import ncu_table  # noqa: E402
 
 failures = []
 checks = [0]
@@ -42,6 +43,31 @@ for name in ("h100-lrc-2048-ncu3.csv", "h100-tma-requests-ncu.csv"):
           f"{name}: header {header}")
 
 
+# ncu_table.py: key columns first, ncu's quoted CSV after them (its own header line skipped), the
+# columns named by the header's `name = metric` pairs, in their order.
+header = ["# where and how", "# sectors; l2_write = lts__t_sectors_op_write.sum; "
+          "dram_write_bytes = dram__bytes_write.sum"]
+ncu_raw = [
+    'bf16_mma,2048,"ID","Process ID","Kernel Name","Metric Name","Metric Unit","Metric Value"',
+    'bf16_mma,2048,"0","7","void k<config<128, 128, 4>>(params)","dram__bytes_write.sum","byte",'
+    '"1,189,376"',
+    'bf16_mma,2048,"0","7","void k<config<128, 128, 4>>(params)","lts__t_sectors_op_write.sum",'
+    '"sector","393,984"',
+]
+out = ncu_table.convert(header, ncu_raw, ["kernel", "size"])
+check(out == header + ["kernel,size,l2_write,dram_write_bytes", "bf16_mma,2048,393984,1189376"],
+      f"ncu_table.convert: {out}")
+# The committed files it made: the promotion experiment's and the store path's columns.
+for name, keys in (("h100-tma-l2-promotion.csv", "promotion,kernel,size,l2_fabric,"),
+                   ("h200-l2-store-path.csv", "kernel,size,l1_store,")):
+    with open(os.path.join(ROOT, "docs", "validation", name)) as f:
+        lines = f.read().splitlines()
+    cols = [c for c, _ in ncu_table.columns_of(lines[:2])[1]]
+    n_keys = len(keys.split(",")) - 2  # the keys, then the first column, then ''
+    check(lines[2].startswith(keys) and lines[2].split(",")[n_keys:] == cols,
+          f"{name}: header {lines[2]} against its '#' line's columns {cols}")
+
+
 def run(cmd, env=None):
     e = dict(os.environ)
     e.update(env or {})
@@ -66,6 +92,18 @@ with tempfile.TemporaryDirectory() as d:
                     "not a whole number", "ncu_columns.py on a value that is not a number")
     one_line_exit_2(run([sys.executable, "scripts/probes/ncu_columns.py", os.path.join(d, "none")]),
                     "No such file", "ncu_columns.py on a missing file")
+    hdr = os.path.join(d, "header.txt")
+    with open(hdr, "w") as f:
+        f.write("\n".join(header) + "\n")
+    with open(bad, "w") as f:
+        f.write(ncu_raw[1].replace('"1,189,376"', '"n/a"') + "\n")
+    one_line_exit_2(run([sys.executable, "scripts/probes/ncu_table.py", "--keys", "kernel,size",
+                         hdr, bad]), "not a number", "ncu_table.py on a value that is not a number")
+    with open(bad, "w") as f:
+        f.write(ncu_raw[1] + "\n")
+    one_line_exit_2(run([sys.executable, "scripts/probes/ncu_table.py", "--keys", "kernel,size",
+                         hdr, bad]), "no lts__t_sectors_op_write.sum",
+                    "ncu_table.py on a launch without one of the columns")
     for env, needle in (({"REPEAT": "x"}, "REPEAT"), ({"NCU_RUNS": "-1"}, "NCU_RUNS")):
         one_line_exit_2(run(["bash", "scripts/probes/lrc_spread.sh"], {**env, "OUT": d}), needle,
                         f"lrc_spread.sh with {env}")
