@@ -26,8 +26,13 @@ namespace tgemm::kernels {
 [[nodiscard]] double strip_sectors(const shape& s, int element_bytes, std::int64_t bm,
                                    std::int64_t bn);
 
-// Sets `r`'s l2_requested_bytes to 32 B × strip_sectors, with a note.
+// Sets `r`'s l2_requested_bytes to 32 B × strip_sectors, with a note. The CTAs that share an SM
+// start `sm_count` apart in launch order; where the grid's width divides that, they are in one
+// column of tiles and read one strip of B, and L1 may serve a later one's reads from an earlier
+// one's misses (measured: outer_product at 1536×1536×4096, vectorized and warptiling at
+// 8192×768×2048, 11–16 % under the value). Then a band: between each SM's `ctas_per_sm`
+// residents missing B's strip once between them (low) and each once (high, the value).
 void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
-                     std::int64_t bn);
+                     std::int64_t bn, int ctas_per_sm, int sm_count);
 
 }  // namespace tgemm::kernels

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include <fmt/format.h>
@@ -89,6 +90,23 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
         low = (partitions - 1) * ab_low + far * (c_read + stored_low) + promotion(ab_low);
     }
     high = std::max(high, (partitions - 1) * ab_high + c_cross + promotion(ab_high));
+    const std::int64_t grid_n = e.tile_n > 0 ? (s.n + e.tile_n - 1) / e.tile_n : 0;
+    if (grid_n > 0 && grid_n < shortest_one_side_run) {
+        // A's share of the A and B lines brought from DRAM crosses (P-1)/P instead of P-1 times.
+        const double a = double(s.m) * double(s.k);
+        const double a_share = a / (a + double(s.k) * double(s.n));
+        const double narrow = (partitions - 1) * ab_low -
+                              (partitions - 1 - far) * a_share * ab_low +
+                              far * (c_read + stored_low) + promotion(ab_low);
+        if (narrow < low) {
+            low = narrow;
+            add_reason(fmt::format(
+                "the grid is {} tiles wide: the CTAs reading one strip of A, consecutive in "
+                "launch order, may all run on one L2 partition's SMs, and A then crosses only "
+                "for the lines homed on the other (low end)",
+                grid_n));
+        }
+    }
     if (differs(stored_low, stored))
         add_reason("partial-sector stores may merge in L1 before they reach the L2");
     if (r.tma_multicast_bytes.value_or(0) > 0) {

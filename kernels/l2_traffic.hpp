@@ -21,7 +21,10 @@
 //   the partition that missed ((P-1)/P crossings) or all of them (P-1);
 // - loads by TMA multicast (bf16_cluster): whether the partition of each SM a box is delivered
 //   to keeps a copy of a far line is not known, so between kept (the rule above) and never kept
-//   (every far request crosses).
+//   (every far request crosses);
+// - a narrow grid (fewer tiles wide than shortest_one_side_run): a strip of A read on one side only
+// crosses for the lines
+//   homed on the other, (P-1)/P of them, rather than P-1 times (low end).
 // TMA loads through the ladder's maps (256-byte L2 promotion, tensor/tma_l2_promotion.hpp) add
 // (P-1)/P of A's and B's DRAM reads: measured against the same kernels with promotion off.
 #include "core/shape.hpp"
@@ -32,7 +35,14 @@ namespace tgemm::kernels {
 struct l2_operands {
     int ab_element_bytes = 4;  // of A and B
     int c_element_bytes = 4;   // of C
+    int tile_n = 0;            // columns of C per CTA tile; 0: not known (no narrow-grid band)
 };
+
+// The shortest run of consecutive CTAs that took SMs of one L2 partition, measured on either GPU
+// (docs/validation/{h100,h200}-cta-placement.log against the partition map, docs/models/l2.md
+// "Which partition each SM reads through"). A grid fewer tiles wide than that is narrow: the CTAs
+// that read one strip of A, consecutive in launch order, may all run on one partition's SMs.
+inline constexpr int shortest_one_side_run = 8;
 
 // Sets `r`'s l2_write_bytes and l2_fabric_bytes (and their bands and notes) from its stores,
 // TMA loads and DRAM reads. Leaves them empty, with a note, where those are not predicted (the

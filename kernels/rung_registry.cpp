@@ -26,9 +26,9 @@ bool rung_registry::add(rung r) {
     if (r.model)
         r.model = [model = std::move(r.model),
                    cta = r.config ? std::optional(r.config->cta()) : std::nullopt,
-                   operands =
-                       kernels::l2_operands{element_bytes(r.types.ab), element_bytes(r.types.c)}](
-                      const shape& s, const model_context& mc) {
+                   operands = kernels::l2_operands{
+                       element_bytes(r.types.ab), element_bytes(r.types.c),
+                       r.config ? r.config->tile_n : 0}](const shape& s, const model_context& mc) {
             auto m = model(s, mc);
             kernels::add_l2_traffic(m.refined, s, operands, mc.l2_partitions);
             if (cta) m.occupancy = estimate_occupancy(mc.limits, *cta);

@@ -60,6 +60,9 @@ struct refined_model {
     // The same for the L2 traffic model (kernels/l2_traffic.hpp): L2 writes where partial-sector
     // stores may or may not merge, fabric bytes where a far copy may or may not be kept.
     std::optional<value_band> l2_write_band, l2_fabric_band;
+    // The L2 read requests (kernels/l2_requests.hpp) where L1 may serve one CTA's strip to
+    // another of the same SM.
+    std::optional<value_band> l2_requested_band;
     // The band of `key`, where the model gives one.
     [[nodiscard]] const value_band* band(std::string_view key) const;
     // The one way a model sets a band. Throws error_kind::internal for a key that has none.
@@ -139,7 +142,7 @@ static_assert(detail::refined_fields_are_distinct(), "one table row per key and 
 // file and the report: every field but `distinct_store_bytes`, `notes` and the bands has its row.
 static_assert(sizeof(refined_model) == (refined_fields.size() + 1) * sizeof(std::optional<double>) +
                                            sizeof(std::vector<std::string>) +
-                                           4 * sizeof(std::optional<refined_model::value_band>),
+                                           5 * sizeof(std::optional<refined_model::value_band>),
               "every optional field of refined_model has a row in refined_fields");
 
 inline std::optional<double> refined_model::get(std::string_view key) const {
@@ -151,11 +154,12 @@ namespace detail {
 // The band member of `key`, or null for a key whose model gives none.
 using band_member = std::optional<refined_model::value_band> refined_model::*;
 [[nodiscard]] constexpr band_member band_member_of(std::string_view key) {
-    return key == keys::dram_read_bytes    ? &refined_model::dram_read_band
-           : key == keys::dram_write_bytes ? &refined_model::dram_write_band
-           : key == keys::l2_write_bytes   ? &refined_model::l2_write_band
-           : key == keys::l2_fabric_bytes  ? &refined_model::l2_fabric_band
-                                           : nullptr;
+    return key == keys::dram_read_bytes      ? &refined_model::dram_read_band
+           : key == keys::dram_write_bytes   ? &refined_model::dram_write_band
+           : key == keys::l2_write_bytes     ? &refined_model::l2_write_band
+           : key == keys::l2_fabric_bytes    ? &refined_model::l2_fabric_band
+           : key == keys::l2_requested_bytes ? &refined_model::l2_requested_band
+                                             : nullptr;
 }
 }  // namespace detail
 

@@ -15,11 +15,12 @@
 // - ClusterM = 2 with Multicast: two CTAs of a cluster own vertically adjacent tiles with the
 //   same columns of B; each loads half of B's boxes and multicasts them to both, so B crosses
 //   L2 once per pair. A consumer then releases a stage in both CTAs, since either may write it.
-// - Epilogue `direct`: each consumer reads β·C and writes the result from its registers as
-//   bf16 pairs. Epilogue `tma`: the producer loads C's tile into shared memory during the main
-//   loop; each consumer reads it with ldmatrix, writes the result back with stmatrix and hands
-//   the tile to thread 32 of warpgroup 0, which stores it with TMA while the consumers go on
-//   with the next tile.
+// - Epilogue `direct`: each consumer reads β·C and writes the result from its registers, 16
+//   bytes per lane after a quad exchange (acc_store.cuh).
+// - Epilogue `tma`: the producer loads C's tile into shared memory during the main loop; each
+//   consumer reads it with ldmatrix, writes the result back with stmatrix and hands the tile to
+//   thread 32 of warpgroup 0, which stores it with TMA while the consumers go on with the next
+//   tile.
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>

@@ -46,10 +46,9 @@ struct known_miss {
     const char* size;
     const char* why;
 };
+// (outer_product at 1536×1536×4096 was one: its grid is 12 tiles wide and 132 = 11 × 12, so the
+// CTAs sharing an SM read one strip of B; the model's L2 request band covers it now.)
 constexpr known_miss known_misses[] = {
-    {"outer_product", "1536x1536x4096",
-     "the grid is 12 tiles wide and 132 = 11 x 12, so the CTAs sharing an SM, mostly 132 apart, "
-     "read one strip of B, and L1 serves part of the later one's reads"},
     {"blocktiling_2d", "1000x776x328", "L1 misses 7 % more than the strips hold: not known why"},
 };
 
@@ -61,17 +60,17 @@ const known_miss* find_known_miss(const read_path_row& row) {
 
 }  // namespace
 
-// Every rung that predicts its L2 read requests matches the coalescer's input within 5 % but at
-// the known misses above, on the H100 and the H200: the largest deviation on the other rows is
-// 3.9 % (blocktiling_2d at 2500×3500×1200 on the H100), and the coalescer's input itself differs
-// from what L1 misses by up to 3 %, which the model does not see. A rung that does not predict them
-// says why in a note.
+// Every rung that predicts its L2 read requests matches the coalescer's input within 5 % of its
+// value, or of its band where it gives one, but at the known misses above, on the H100 and the
+// H200: the largest deviation on the other rows is 3.9 % (blocktiling_2d at 2500×3500×1200 on the
+// H100), and the coalescer's input itself differs from what L1 misses by up to 3 %, which the model
+// does not see. A rung that does not predict them says why in a note.
 TEST(L2Requests, StripsEachCtaStreamsMatchTheCoalescersInput) {
     for (const auto& gpu : test::shipped_gpus()) {
         const auto mc = model_context_for(test::shipped(gpu).gpu);
         const auto rows = read_path_rows(gpu);
         ASSERT_EQ(rows.size(), 63u) << gpu;
-        int predicted = 0;
+        int predicted = 0, banded = 0;
         for (const auto& row : rows) {
             const auto where = gpu + " " + row.kernel + " at " + row.size;
             const auto pred =
@@ -90,10 +89,18 @@ TEST(L2Requests, StripsEachCtaStreamsMatchTheCoalescersInput) {
                     << where << " is within 5 % now: " << miss->why;
                 continue;
             }
+            if (const auto* band = pred.band(keys::l2_requested_bytes)) {
+                // L1 serving one CTA's strip of B to another of the same SM (l2_requests.hpp).
+                EXPECT_GE(requested, 0.95 * band->low) << where;
+                EXPECT_LE(requested, 1.05 * band->high) << where;
+                ++banded;
+                continue;
+            }
             EXPECT_NEAR(ratio, 1.0, 0.05)
                 << where << ": measured " << requested << ", model " << *pred.l2_requested_bytes;
         }
         EXPECT_EQ(predicted, 58) << gpu;  // all rows but thread_tiling's
+        EXPECT_GT(banded, 0) << gpu;      // outer_product at 1536×1536×4096 at least
     }
 }
 
