@@ -38,7 +38,7 @@ class NewShapes : public ::testing::TestWithParam<std::string> {};
 // high end (the measured ratio, rounded up).
 const std::map<std::string, double> known_misses = {
     {"h100 blocktiling_1d at 2500×3500×1200", 1.11},
-    {"h200 smem_tiling at 1536×1536×4096", 1.12},
+    {"h200 smem_tiling at 1536×1536×4096", 1.14},  // 69.1 MB on 2026-11-25, 70.2 MB on 11-26
 };
 
 // "<gpu> <kernel> at <shape>" whose DRAM writes lie below the write model's band: thread_tiling
@@ -106,7 +106,8 @@ TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
         // on the same launch reads 65.3 MB, 2.4 % over the model: the excess is the tool's
         // counted pass, which near the L2's capacity reads more than ncu
         // (docs/validation/h100-cupti-vs-ncu-capacity-edge.txt). H200: smem_tiling (32×32
-        // tiles) at 1536×1536×4096 reads 11.6 % more than the model (61.9 MB); on the H100 it is
+        // tiles) at 1536×1536×4096 reads 11.6 % (2026-11-25) and 13.4 % (2026-11-26, the profile
+        // measured again) more than the model (61.9 MB); on the H100 it is
         // within its band. Not explained yet. (naive there, 21 % over the model before the
         // measured retention curve, is now within 10 %.)
         const auto it = known_misses.find(GetParam() + " " + where);
@@ -143,8 +144,8 @@ TEST_P(NewShapes, DramWritesWithinTheModelOrItsBand) {
     EXPECT_GT(banded, 0);
 }
 
-// L2 read requests where the profile measured them (the tensor rungs, at the two shapes the BF16
-// rungs take), as in the shipped-profile test: within the L2 tolerance (docs/models/l2.md).
+// L2 read requests where the profile measured them, as in the shipped-profile test: within the
+// L2 tolerance of the model or its band (docs/models/l2.md).
 TEST_P(NewShapes, L2RequestsWithinTheL2Tolerance) {
     const auto& p = new_shapes(GetParam());
     const auto mc = model_context_for(p.gpu);
@@ -156,7 +157,9 @@ TEST_P(NewShapes, L2RequestsWithinTheL2Tolerance) {
         compared +=
             test::expect_l2_requests(pred, it->second, m.kernel + " at " + to_string(m.size));
     }
-    EXPECT_EQ(compared, 10);  // five tensor rungs at two shapes
+    // Five tensor rungs at the two shapes the BF16 rungs take, and the ten FP32 rungs with a
+    // request model at the three (their profiles carry the coalescer's counters since 2026-11-26).
+    EXPECT_EQ(compared, 40);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, NewShapes, ::testing::Values("h100", "h200"),

@@ -69,11 +69,13 @@ TEST(TensorModels, MmaAt2048ByHand) {
     // cp.async: 256 CTAs × 64 K tiles × (128·32 + 32·128)·2 B.
     EXPECT_DOUBLE_EQ(*c.refined.smem_ldgsts_bytes, 268'435'456.0);
     // L1: A and B 128 rows × 64 bytes = 256 units per CTA and K tile each (the swizzle moves whole
-    // 32-byte granules), 256 × 64 × 256 = 4,194,304 each; C read as 8 rows × 16 bytes per request:
-    // one sector per 16 bytes, 2048·2048·2/16 = 524,288.
-    EXPECT_DOUBLE_EQ(*c.refined.l1_global_load_bytes, (2 * 4'194'304.0 + 524'288.0) * 32);
-    EXPECT_DOUBLE_EQ(*c.refined.l1_global_store_bytes, 524'288.0 * 32);
-    // L2 sees A and B's sectors and C's 8 MiB once (the other half of each sector hits in L1).
+    // 32-byte granules), 256 × 64 × 256 = 4,194,304 each; C read as 8 rows × 64 bytes per request
+    // (a quad's lanes 16 bytes each, acc_store.cuh), rows 4096 bytes apart: whole sectors,
+    // 2048·2048·2/32 = 262,144.
+    EXPECT_DOUBLE_EQ(*c.refined.l1_global_load_bytes, (2 * 4'194'304.0 + 262'144.0) * 32);
+    EXPECT_DOUBLE_EQ(*c.refined.l1_global_store_bytes, 262'144.0 * 32);
+    EXPECT_DOUBLE_EQ(*c.refined.distinct_store_bytes, 8 * mib);
+    // L2 sees A and B's sectors and C's 8 MiB once.
     EXPECT_DOUBLE_EQ(*c.refined.l2_requested_bytes, 2 * 4'194'304.0 * 32 + 8 * mib);
     // A + B = 16 MiB fit in half the L2: A, B, C read once; 24 MiB in all: no write-back.
     EXPECT_DOUBLE_EQ(*c.refined.dram_read_bytes, 24 * mib);
@@ -136,8 +138,11 @@ TEST(TensorModels, WgmmaRaggedShapeByHand) {
     // 8 row tiles × 6 K tiles × 8,192 of fill.
     EXPECT_DOUBLE_EQ(*c.refined.tma_load_bytes, 7 * 898'432.0 + 8 * 712'448.0 + 48 * 8'192.0);
     EXPECT_DOUBLE_EQ(*c.refined.tma_load_bytes, 12'381'824.0);
-    // C from the registers: 16 bytes per row per request, one sector each: 1000·776·2/16.
-    EXPECT_DOUBLE_EQ(*c.refined.l1_global_load_bytes, 97'000.0 * 32);
+    // C from the registers, 64 bytes of a row per request: rows 1552 bytes apart start at 0 and 16
+    // mod 32 in turn. An even row's 24 groups of 32 columns are 2 sectors each, its last 8 columns
+    // 1: 49; an odd row's groups straddle 3 sectors each, its last 16 bytes 1: 73. 500 × 122.
+    EXPECT_DOUBLE_EQ(*c.refined.l1_global_load_bytes, 61'000.0 * 32);
+    EXPECT_DOUBLE_EQ(*c.refined.l1_global_store_bytes, 61'000.0 * 32);
     EXPECT_DOUBLE_EQ(*c.refined.smem_load_wavefronts, 0.0);
 }
 
@@ -152,9 +157,9 @@ TEST(TensorModels, WsAt2048ByHand) {
     // Per k-tile 2 consumers × 4 × (64·16 + 16·256)·2 B = 81,920.
     EXPECT_DOUBLE_EQ(*c.refined.smem_gmma_wavefronts * gmma_wavefront_bytes, 128.0 * 32 * 81'920);
     EXPECT_DOUBLE_EQ(*c.refined.ffma, 2048.0 * 2048);
-    // Direct epilogue: C read and written 16 bytes per row per request: twice its size.
-    EXPECT_DOUBLE_EQ(*c.refined.l1_global_load_bytes, 16 * mib);
-    EXPECT_DOUBLE_EQ(*c.refined.l1_global_store_bytes, 16 * mib);
+    // Direct epilogue: C read and written 64 bytes per row per request, whole sectors: its size.
+    EXPECT_DOUBLE_EQ(*c.refined.l1_global_load_bytes, 8 * mib);
+    EXPECT_DOUBLE_EQ(*c.refined.l1_global_store_bytes, 8 * mib);
     EXPECT_DOUBLE_EQ(*c.refined.smem_load_wavefronts, 0.0);
     EXPECT_DOUBLE_EQ(*c.refined.fadd, 0.0);
 }
