@@ -123,6 +123,26 @@ TEST(L2Requests, TheL2CountsTheRequestsLessTheCoalescersMerges) {
     EXPECT_NEAR(most, 0.618, 0.001);
 }
 
+// By hand: 8192×768×2048 FP32 in 128 × 128 tiles, 2 CTAs per SM on 132 SMs: the grid is 6 wide
+// and 132 = 22 × 6, so an SM's two CTAs read one strip of B. B's strips: 2048 rows × 512 B =
+// 32,768 sectors, read by the 64 CTAs of each of 6 columns: 12,582,912 sectors, half of them
+// the low end's saving. At 2048³ (16 wide) and with one CTA per SM: no band.
+TEST(L2Requests, CtasOfOneSmShareBsStripWhereTheGridWidthDividesTheSms) {
+    const shape s{8192, 768, 2048};
+    refined_model r;
+    kernels::set_l2_requests(r, s, 4, 128, 128, 2, 132);
+    const double b = 12'582'912.0 * 32;
+    ASSERT_TRUE(r.l2_requested_band);
+    EXPECT_DOUBLE_EQ(r.l2_requested_band->high, *r.l2_requested_bytes);
+    EXPECT_DOUBLE_EQ(r.l2_requested_band->low, *r.l2_requested_bytes - b / 2);
+    refined_model square;
+    kernels::set_l2_requests(square, shape{2048, 2048, 2048}, 4, 128, 128, 2, 132);
+    EXPECT_FALSE(square.l2_requested_band);
+    refined_model one;
+    kernels::set_l2_requests(one, s, 4, 128, 128, 1, 132);
+    EXPECT_FALSE(one.l2_requested_band);
+}
+
 // By hand: 32 × 36 × 8 floats in 32 × 32 tiles (2 CTAs). A: 32 rows of 32 B, whole sectors, read
 // by both CTAs: 2 × 32. B: rows of 144 B, so every other row starts mid-sector: the first
 // strip's 128 B touch 4 and 5 sectors in turn (8 rows: 36), the second's 16 B one (8). C: the

@@ -118,3 +118,48 @@ TEST(L2Traffic, NothingWithoutPartitionsOrStores) {
     EXPECT_FALSE(lib.l2_write_bytes);
     EXPECT_FALSE(lib.l2_fabric_bytes);
 }
+
+// A rung that counts the distinct sectors its stores touch sets the write band's low end: C
+// stored twice over in half sectors, plus 8 MiB of whole-sector sums (stream-K's) that cannot
+// merge: between 1.5 × (C + 8 MiB) and 1.5 × (2C + 8 MiB).
+TEST(L2Traffic, DistinctStoresAreTheWriteBandsLowEnd) {
+    refined_model r;
+    r.dram_read_bytes = 48 * mib;
+    r.l1_global_store_bytes = 40 * mib;
+    r.distinct_store_bytes = 24 * mib;
+    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    ASSERT_TRUE(r.l2_write_band);
+    EXPECT_DOUBLE_EQ(r.l2_write_band->low, 36 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_write_band->high, 60 * mib);
+    // Every store distinct: no band, though more bytes are stored than C holds.
+    refined_model whole;
+    whole.dram_read_bytes = 48 * mib;
+    whole.l1_global_store_bytes = 24 * mib;
+    whole.distinct_store_bytes = 24 * mib;
+    add_l2_traffic(whole, s2048, l2_operands{4, 4}, 2);
+    EXPECT_FALSE(whole.l2_write_band);
+    EXPECT_DOUBLE_EQ(*whole.l2_write_bytes, 36 * mib);
+}
+
+// 8192×768×2048 FP32 in tiles 128 wide: a grid 6 tiles wide, fewer than the shortest run of CTAs
+// measured on one partition, so A's share of the operands' DRAM reads (A 64 MiB of the 70 MiB)
+// may cross half as often: low end 70 − 0.5 × 64 + 0.5 × (24 + 24) = 62 MiB, value 70 + 24.
+// 1024 wide (8 tiles): no band.
+TEST(L2Traffic, ANarrowGridLowersTheFabricsLowEnd) {
+    static_assert(kernels::shortest_one_side_run == 8);
+    const shape s{8192, 768, 2048};
+    refined_model r;
+    r.dram_read_bytes = 94 * mib;  // A 64, B 6, C 24 MiB, each once
+    r.l1_global_store_bytes = 24 * mib;
+    add_l2_traffic(r, s, l2_operands{4, 4, 128}, 2);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 70 * mib + 24 * mib);
+    ASSERT_TRUE(r.l2_fabric_band);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 70 * mib - 0.5 * 64 * mib + 24 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 94 * mib);
+    const shape wide{8192, 1024, 2048};
+    refined_model w;
+    w.dram_read_bytes = (64 + 8 + 32) * mib;
+    w.l1_global_store_bytes = 32 * mib;
+    add_l2_traffic(w, wide, l2_operands{4, 4, 128}, 2);
+    EXPECT_FALSE(w.l2_fabric_band);
+}
