@@ -20,10 +20,6 @@ std::int64_t segment_sectors(std::int64_t first, std::int64_t stride, std::int64
     return n;
 }
 
-}  // namespace
-
-namespace {
-
 // The sectors of the CTAs' strips of B alone (each read by the gm CTAs of its column of tiles).
 double b_strip_sectors(const shape& s, std::int64_t e, std::int64_t bm, std::int64_t bn) {
     const std::int64_t gm = (s.m + bm - 1) / bm;
@@ -42,8 +38,9 @@ double strip_sectors(const shape& s, int element_bytes, std::int64_t bm, std::in
     const std::int64_t e = element_bytes;
     const std::int64_t gm = (s.m + bm - 1) / bm;
     const std::int64_t gn = (s.n + bn - 1) / bn;
-    // A: strip i is rows i·bm … of K elements each, read by the gn CTAs of its row of tiles.
+    // B: strip j is columns j·bn … of all K rows, read by the gm CTAs of its column of tiles.
     double total = b_strip_sectors(s, e, bm, bn);
+    // A: strip i is rows i·bm … of K elements each, read by the gn CTAs of its row of tiles.
     for (std::int64_t i = 0; i < gm; ++i) {
         const std::int64_t rows = std::min(bm, s.m - i * bm);
         total += double(gn) * double(segment_sectors(i * bm * s.k * e, s.k * e, rows, s.k * e));
