@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "l2_traffic.hpp"
 #include "tensor/tma_l2_promotion.hpp"
@@ -14,12 +15,14 @@ namespace {
 constexpr double mib = 1024.0 * 1024.0;
 const shape s2048{2048, 2048, 2048};  // FP32: A, B and C 16 MiB each
 
-// A 2048³ FP32 row whose model reads `reads` from DRAM and stores `stored` at L1, through the
-// L2 traffic model with `partitions`.
-refined_model fp32_2048(double reads, double stored, int partitions) {
+// A 2048³ FP32 row whose model reads `reads` from DRAM and stores `stored` at L1 (`distinct` of
+// it in distinct sectors, where given), through the L2 traffic model with `partitions`.
+refined_model fp32_2048(double reads, double stored, int partitions,
+                        std::optional<double> distinct = std::nullopt) {
     refined_model r;
     r.dram_read_bytes = reads;
     r.l1_global_store_bytes = stored;
+    r.distinct_store_bytes = distinct;
     add_l2_traffic(r, s2048, l2_operands{4, 4}, partitions);
     return r;
 }
@@ -123,20 +126,12 @@ TEST(L2Traffic, NothingWithoutPartitionsOrStores) {
 // stored twice over in half sectors, plus 8 MiB of whole-sector sums (stream-K's) that cannot
 // merge: between 1.5 × (C + 8 MiB) and 1.5 × (2C + 8 MiB).
 TEST(L2Traffic, DistinctStoresAreTheWriteBandsLowEnd) {
-    refined_model r;
-    r.dram_read_bytes = 48 * mib;
-    r.l1_global_store_bytes = 40 * mib;
-    r.distinct_store_bytes = 24 * mib;
-    add_l2_traffic(r, s2048, l2_operands{4, 4}, 2);
+    const auto r = fp32_2048(48 * mib, 40 * mib, 2, 24 * mib);
     ASSERT_TRUE(r.l2_write_band);
     EXPECT_DOUBLE_EQ(r.l2_write_band->low, 36 * mib);
     EXPECT_DOUBLE_EQ(r.l2_write_band->high, 60 * mib);
     // Every store distinct: no band, though more bytes are stored than C holds.
-    refined_model whole;
-    whole.dram_read_bytes = 48 * mib;
-    whole.l1_global_store_bytes = 24 * mib;
-    whole.distinct_store_bytes = 24 * mib;
-    add_l2_traffic(whole, s2048, l2_operands{4, 4}, 2);
+    const auto whole = fp32_2048(48 * mib, 24 * mib, 2, 24 * mib);
     EXPECT_FALSE(whole.l2_write_band);
     EXPECT_DOUBLE_EQ(*whole.l2_write_bytes, 36 * mib);
 }
