@@ -11,6 +11,8 @@ may hold commas (ncu prints thousands separators). Lines starting with '#' are c
 import re
 import sys
 
+import ncu_table
+
 # Short column names, in column order.
 COLUMNS = [
     ("lrc__request_sectors_op_read_coalescable.sum", "requests"),
@@ -24,26 +26,26 @@ METRIC = re.compile(r"^[a-z0-9]+__\S+$")
 
 
 def convert(lines):
-    comments, rows, seen = [], {}, []
-    for n, line in enumerate(lines, 1):
-        line = line.rstrip("\n")
-        if not line:
-            continue
-        if line.startswith("#"):
-            comments.append(line)
-            continue
-        cells = line.split(",")
-        at = next((i for i, c in enumerate(cells) if i >= 3 and METRIC.match(c)), None)
-        if at is None or at + 1 >= len(cells):
-            raise ValueError(f"line {n}: no metric name and value: {line[:80]}")
-        value = "".join(cells[at + 1:])
-        if not value.isdigit():
-            raise ValueError(f"line {n}: {cells[at]} is not a whole number: {value!r}")
-        key = tuple(cells[:3])
-        if key not in rows:
-            rows[key] = {}
-            seen.append(key)
-        rows[key][cells[at]] = value
+    comments = []
+
+    def records():
+        for n, line in enumerate(lines, 1):
+            line = line.rstrip("\n")
+            if not line:
+                continue
+            if line.startswith("#"):
+                comments.append(line)
+                continue
+            cells = line.split(",")
+            at = next((i for i, c in enumerate(cells) if i >= 3 and METRIC.match(c)), None)
+            if at is None or at + 1 >= len(cells):
+                raise ValueError(f"line {n}: no metric name and value: {line[:80]}")
+            value = "".join(cells[at + 1:])
+            if not value.isdigit():
+                raise ValueError(f"line {n}: {cells[at]} is not a whole number: {value!r}")
+            yield tuple(cells[:3]), cells[at], value
+
+    rows, seen = ncu_table.launches(records())
     present = [(m, short) for m, short in COLUMNS if any(m in r for r in rows.values())]
     unknown = {m for r in rows.values() for m in r} - {m for m, _ in COLUMNS}
     if unknown:

@@ -26,20 +26,31 @@ def columns_of(header_lines):
     return comments, cols
 
 
-def convert(header_lines, raw_lines, keys):
-    comments, cols = columns_of(header_lines)
+def launches(records):
+    """(key, metric, value) records → ({key: {metric: value}}, the keys in first-seen order):
+    one row per launch, as both converters of this folder write them."""
     rows, order = {}, []
-    for n, cells in enumerate(csv.reader(raw_lines), 1):
-        if len(cells) < len(keys) + 3 or cells[len(keys)] == "ID":
-            continue  # ncu's own header line
-        key = tuple(cells[:len(keys)])
-        metric, value = cells[-3], cells[-1].replace(",", "")
-        if not re.fullmatch(r"\d+(\.\d+)?", value):
-            raise ValueError(f"line {n}: {metric} is not a number: {cells[-1]}")
+    for key, metric, value in records:
         if key not in rows:
             rows[key] = {}
             order.append(key)
         rows[key][metric] = value
+    return rows, order
+
+
+def convert(header_lines, raw_lines, keys):
+    comments, cols = columns_of(header_lines)
+
+    def records():
+        for n, cells in enumerate(csv.reader(raw_lines), 1):
+            if len(cells) < len(keys) + 3 or cells[len(keys)] == "ID":
+                continue  # ncu's own header line
+            metric, value = cells[-3], cells[-1].replace(",", "")
+            if not re.fullmatch(r"\d+(\.\d+)?", value):
+                raise ValueError(f"line {n}: {metric} is not a number: {cells[-1]}")
+            yield tuple(cells[:len(keys)]), metric, value
+
+    rows, order = launches(records())
     out = comments + [",".join(keys + [name for name, _ in cols])]
     for key in order:
         missing = [m for _, m in cols if m not in rows[key]]
