@@ -118,14 +118,14 @@ def idle_window(path):
     raise SystemExit(f"{path}: no 'spin 50 us, flushed' line")
 
 
-def launch_spread(paths):
+def launch_spread(paths, flag="--spread"):
     """{(kernel, size, key): (min, max)} over the tool's repeated launches (--repeat profiles)."""
     out = {}
     for path in paths or []:
         try:
             measurements = json.load(open(path))["measurements"]
         except (OSError, ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"--spread {path}: not a readable profile ({e})")
+            raise SystemExit(f"{flag} {path}: not a readable profile ({e})")
         for m in measurements:
             for key, s in m.get("repeats", {}).get("counters", {}).items():
                 out[(m["kernel"], shape_arg(m), key)] = (s["min"], s["max"])
@@ -241,7 +241,8 @@ class Evidence:
         # none of those files' launches (the idle window is the collector's, and still holds).
         # Their launch spread comes from --changed-spread, measured after the change.
         self.changed = set(filter(None, (getattr(args, "changed_kernels", None) or "").split(",")))
-        self.changed_spreads = launch_spread(getattr(args, "changed_spread", None))
+        self.changed_spreads = launch_spread(getattr(args, "changed_spread", None),
+                                             "--changed-spread")
 
     def of(self, kernel, size, key):
         """classify's keyword arguments for one row."""

@@ -104,6 +104,9 @@ with tempfile.TemporaryDirectory() as d:
     one_line_exit_2(run([sys.executable, "scripts/probes/ncu_table.py", "--keys", "kernel,size",
                          hdr, bad]), "no lts__t_sectors_op_write.sum",
                     "ncu_table.py on a launch without one of the columns")
+    one_line_exit_2(run([sys.executable, "scripts/probes/ncu_table.py", "--keys", "kernel,size",
+                         hdr, os.path.join(d, "none")]), "No such file",
+                    "ncu_table.py on a missing file")
     for env, needle in (({"REPEAT": "x"}, "REPEAT"), ({"NCU_RUNS": "-1"}, "NCU_RUNS")):
         one_line_exit_2(run(["bash", "scripts/probes/lrc_spread.sh"], {**env, "OUT": d}), needle,
                         f"lrc_spread.sh with {env}")

@@ -107,6 +107,50 @@ class NoiseRunsAndRescore(unittest.TestCase):
         self.assertIn("ncu's own launches (2: 101.5 … 110, --ncu-runs)", table)
         self.assertIn("--ncu-runs " + runs, table)
 
+    def comparisons(self, name, ncu_value):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["kernel", "size", "key", "metric", "tool", "ncu", "ncu_same_prep",
+                        "rel_diff", "ok", "note"])
+            w.writerow(["naive", "1024", "smem_load_wavefronts",
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "100",
+                        str(ncu_value), "", "", "", ""])
+        return path
+
+    def test_a_later_file_replaces_a_row_and_a_changed_kernel_drops_older_launches(self):
+        old, new = self.comparisons("old.csv", 110), self.comparisons("new.csv", 100.5)
+        md = os.path.join(self.dir, "table.md")
+        p = run("--profile", self.profile, "--out", md, "--rescore", old, new, "--list-open")
+        self.assertEqual((p.returncode, p.stdout.strip()), (0, ""), p.stderr)
+        self.assertIn("**1 of 1 comparisons", open(md).read())
+        p = run("--profile", self.profile, "--out", md, "--rescore", new, old, "--list-open")
+        self.assertEqual((p.returncode, p.stdout.strip()), (1, "naive:1024"))
+        # ncu's launches measured before naive changed explain its old row no more.
+        runs = os.path.join(self.dir, "ncu-runs.csv")
+        with open(runs, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["kernel", "size", "key", "run", "value", "prep"])
+            w.writerow(["naive", "1024", "smem_load_wavefronts", "1", "101.5", "all"])
+        p = run("--profile", self.profile, "--out", md, "--ncu-runs", runs, "--rescore", old,
+                "--list-open")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = run("--profile", self.profile, "--out", md, "--ncu-runs", runs, "--changed-kernels",
+                "naive", "--note", "naive changed.", "--rescore", old, "--list-open")
+        self.assertEqual((p.returncode, p.stdout.strip()), (1, "naive:1024"))
+        table = open(md).read()
+        self.assertIn("naive changed.", table)
+        self.assertIn("--changed-kernels naive", table)
+
+    def test_an_unreadable_changed_spread_is_one_line(self):
+        missing = os.path.join(self.dir, "none.json")
+        p = run("--profile", self.profile, "--out", os.path.join(self.dir, "t.md"),
+                "--changed-kernels", "naive", "--changed-spread", missing, "--rescore",
+                self.comparisons("c.csv", 100))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertTrue(p.stderr.startswith("--changed-spread " + missing), p.stderr)
+
 
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)
