@@ -212,7 +212,7 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
     return diff, ok, explained, note
 
 
-def ncu_launches(paths):
+def ncu_launches(paths, flag="--ncu-runs"):
     """{(kernel, size, key, prep): [values]} from the CSV files of --noise-csv (ncu's repeated
     runs): prep "all" for ncu's own cache control (run 1), "tool" for ncu after the tool's
     preparation (run 2, --noise-same-prep; files without the column hold run-1 launches)."""
@@ -224,7 +224,7 @@ def ncu_launches(paths):
                     key = (r["kernel"], r["size"], r["key"], r.get("prep") or "all")
                     out.setdefault(key, []).append(float(r["value"]))
         except (OSError, ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"--ncu-runs {path}: not a CSV of --noise-csv ({e})")
+            raise SystemExit(f"{flag} {path}: not a CSV of --noise-csv ({e})")
     return out
 
 
@@ -243,12 +243,16 @@ class Evidence:
         self.changed = set(filter(None, (getattr(args, "changed_kernels", None) or "").split(",")))
         self.changed_spreads = launch_spread(getattr(args, "changed_spread", None),
                                              "--changed-spread")
+        # ncu's repeated launches of the changed kernels, measured after the change.
+        self.changed_launches = ncu_launches(getattr(args, "changed_ncu_runs", None),
+                                             "--changed-ncu-runs")
 
     def of(self, kernel, size, key):
         """classify's keyword arguments for one row."""
         if kernel in self.changed:
             return {"spread": self.changed_spreads.get((kernel, size, key)), "window": self.window,
-                    "ncu_runs": None, "ncu_runs_same": None}
+                    "ncu_runs": self.changed_launches.get((kernel, size, key, "all")),
+                    "ncu_runs_same": self.changed_launches.get((kernel, size, key, "tool"))}
         return {"spread": self.spreads.get((kernel, size, key)), "window": self.window,
                 "ncu_runs": self.launches.get((kernel, size, key, "all")),
                 "ncu_runs_same": self.launches.get((kernel, size, key, "tool"))}
@@ -338,6 +342,9 @@ def main():
     ap.add_argument("--changed-spread", nargs="*", default=None, metavar="PROFILE",
                     help="--repeat profiles of the --changed-kernels measured after the change: "
                     "their rows' launch spread")
+    ap.add_argument("--changed-ncu-runs", nargs="*", default=None, metavar="CSV",
+                    help="--noise-csv files of the --changed-kernels measured after the change: "
+                    "ncu's repeated launches for their rows")
     ap.add_argument("--note", default=None,
                     help="a paragraph printed under the profile line, e.g. which rows come from "
                     "which run")
@@ -542,6 +549,8 @@ def rescore(args):
                   if args.changed_spread else "")
                + (" --idle-log " + args.idle_log if args.idle_log else "")
                + (" --ncu-runs " + " ".join(args.ncu_runs) if args.ncu_runs else "")
+               + (" --changed-ncu-runs " + " ".join(args.changed_ncu_runs)
+                  if args.changed_ncu_runs else "")
                + " --rescore " + " ".join(args.rescore) + " (from the runs of `--binary "
                + args.binary + "` on the whole profile, split by --shapes)")
     write_outputs(args, profile, rows, [], command)

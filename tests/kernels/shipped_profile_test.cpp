@@ -215,14 +215,24 @@ TEST(ShippedProfileBands, AtMostTodaysShare) {
 }
 
 // TGEMM_BAND_TABLE=1 prints every banded value of the count above, one line each: GPU, rung,
-// shape, counter, the model's value, its band and the measurement in MB, and the band's reason.
+// shape, counter, the model's value, its band and the measurement in MB, and the band's reason;
+// TGEMM_BAND_TABLE=all prints the values without a band too (model and measured, to compare a
+// change of a model against every row).
 TEST(ShippedProfileBands, Table) {
-    if (!std::getenv("TGEMM_BAND_TABLE")) GTEST_SKIP() << "set TGEMM_BAND_TABLE=1 to print";
-    for_each_predicted_and_measured([](const std::string& g, const measurement& m,
-                                       const refined_model& pred, std::string_view key) {
+    const char* which = std::getenv("TGEMM_BAND_TABLE");
+    if (!which) GTEST_SKIP() << "set TGEMM_BAND_TABLE=1 (banded values) or =all to print";
+    const bool all = std::string_view(which) == "all";
+    for_each_predicted_and_measured([all](const std::string& g, const measurement& m,
+                                          const refined_model& pred, std::string_view key) {
         const auto* b = pred.band(key);
-        if (!b) return;
         const std::string k(key);
+        if (!b) {
+            if (all)
+                std::printf("%s %s %s %s: model %.2f MB, measured %.2f MB\n", g.c_str(),
+                            m.kernel.c_str(), to_arg(m.size).c_str(), k.c_str(),
+                            *pred.get(key) / 1e6, m.counters.at(k) / 1e6);
+            return;
+        }
         std::printf("%s %s %s %s: model %.2f MB, band %.2f ... %.2f MB, measured %.2f MB | %s\n",
                     g.c_str(), m.kernel.c_str(), to_arg(m.size).c_str(), k.c_str(),
                     *pred.get(key) / 1e6, b->low / 1e6, b->high / 1e6, m.counters.at(k) / 1e6,

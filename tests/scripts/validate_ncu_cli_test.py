@@ -141,15 +141,21 @@ class NoiseRunsAndRescore(unittest.TestCase):
         table = open(md).read()
         self.assertIn("naive changed.", table)
         self.assertIn("--changed-kernels naive", table)
+        # ncu's launches measured after the change explain it again, given as such.
+        p = run("--profile", self.profile, "--out", md, "--changed-ncu-runs", runs,
+                "--changed-kernels", "naive", "--rescore", old, "--list-open")
+        self.assertEqual((p.returncode, p.stdout.strip()), (0, ""), p.stderr)
+        self.assertIn("--changed-ncu-runs " + runs, open(md).read())
 
-    def test_an_unreadable_changed_spread_is_one_line(self):
-        missing = os.path.join(self.dir, "none.json")
-        p = run("--profile", self.profile, "--out", os.path.join(self.dir, "t.md"),
-                "--changed-kernels", "naive", "--changed-spread", missing, "--rescore",
-                self.comparisons("c.csv", 100))
-        self.assertNotEqual(p.returncode, 0)
-        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
-        self.assertTrue(p.stderr.startswith("--changed-spread " + missing), p.stderr)
+    def test_an_unreadable_changed_file_is_one_line_naming_its_flag(self):
+        for flag, name in (("--changed-spread", "none.json"), ("--changed-ncu-runs", "none.csv")):
+            missing = os.path.join(self.dir, name)
+            p = run("--profile", self.profile, "--out", os.path.join(self.dir, "t.md"),
+                    "--changed-kernels", "naive", flag, missing, "--rescore",
+                    self.comparisons("c.csv", 100))
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            self.assertTrue(p.stderr.startswith(flag + " " + missing), p.stderr)
 
 
 if __name__ == "__main__":
