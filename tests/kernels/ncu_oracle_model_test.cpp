@@ -1,7 +1,9 @@
 // The DRAM and L2 models against Nsight Compute's own counts of the same kernels, not the tool's:
 // the committed comparisons behind docs/validation.md and docs/validation-h200.md
 // (docs/validation/<gpu>-d.csv for rungs 14-16, <gpu>-e-<shape>.csv for the other kernels; ncu
-// on the GPU that measured the shipped profile, 2026-11-26). The tool's counted launch and ncu's
+// on the GPU that measured the shipped profile, 2026-11-26), and at the three shapes in no shipped
+// profile docs/validation/<gpu>-new-shapes-{a,b,c}.csv (ncu on 2026-11-25, the same kernels but
+// rungs 14-16, whose rows come from c, 2026-11-26). The tool's counted launch and ncu's
 // differ on what depends on timing (docs/validation-method.md), so the models are held to both:
 // the same tolerances and bands as tests/kernels/shipped_profile_test.cpp. DRAM reads, L2 writes,
 // fabric and L2 requests against ncu with its own cache control (run 1: L2 flushed and
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -57,14 +60,31 @@ void read_comparisons(const std::filesystem::path& file,
     }
 }
 
-std::map<std::pair<std::string, std::string>, ncu_counts> ncu_of(const std::string& gpu) {
-    const std::filesystem::path dir = std::filesystem::path(TGEMM_SOURCE_DIR) / "docs/validation";
-    std::map<std::pair<std::string, std::string>, ncu_counts> out;
-    read_comparisons(dir / (gpu + "-d.csv"), out);
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+using comparisons = std::map<std::pair<std::string, std::string>, ncu_counts>;
+
+const std::filesystem::path validation_dir =
+    std::filesystem::path(TGEMM_SOURCE_DIR) / "docs/validation";
+
+// The shipped profile's comparisons: rungs 14-16 from <gpu>-d.csv, the rest from <gpu>-e-*.csv.
+comparisons ncu_of(const std::string& gpu) {
+    comparisons out;
+    read_comparisons(validation_dir / (gpu + "-d.csv"), out);
+    for (const auto& e : std::filesystem::directory_iterator(validation_dir)) {
         const auto name = e.path().filename().string();
         if (name.starts_with(gpu + "-e-") && name.ends_with(".csv"))
             read_comparisons(e.path(), out);
+    }
+    return out;
+}
+
+// The new-shapes profile's: a and b (2026-11-25), then c (rungs 14-16 as they are now, measured
+// 2026-11-26), whose rows replace the older ones of the same kernel and shape.
+comparisons ncu_of_new_shapes(const std::string& gpu) {
+    comparisons out;
+    for (const char* part : {"a", "b", "c"}) {
+        comparisons run;
+        read_comparisons(validation_dir / (gpu + "-new-shapes-" + part + ".csv"), run);
+        for (auto& [k, v] : run) out[k] = std::move(v);
     }
     return out;
 }
@@ -78,15 +98,27 @@ class NcuOracle : public ::testing::TestWithParam<std::string> {};
 
 }  // namespace
 
-TEST_P(NcuOracle, ModelsHoldOnNsightComputesCounts) {
-    const auto& gpu = GetParam();
+namespace {
+
+struct compared {
+    int rows = 0;
+    int requests = 0;
+};
+
+// Every non-cuBLAS row of `counts` against the models of the GPU of `gpu`'s shipped profile. The
+// rows whose DRAM reads the model misses (`read_misses`: "<kernel> at <size>" → the most the reads
+// may be, as a multiple of the band's high end) are held outside and to that, and their fabric,
+// which takes its A and B part from the read model, to the model plus the reads' excess.
+compared check_models(const std::string& gpu, const comparisons& counts,
+                      const std::map<std::string, double>& read_misses = {},
+                      const std::set<std::string>& write_misses = {}) {
     const auto mc = model_context_for(test::shipped(gpu).gpu);
-    int rows = 0, requests = 0;
-    for (const auto& [pair, n] : ncu_of(gpu)) {
+    compared done;
+    for (const auto& [pair, n] : counts) {
         const auto& [kernel, size] = pair;
         const auto* r = rung_registry::get().try_find(kernel);
-        ASSERT_NE(r, nullptr) << kernel << " is in the comparisons but not in this build";
-        if (kernel.starts_with("cublas")) continue;  // only its compulsory traffic is modelled
+        EXPECT_NE(r, nullptr) << kernel << " is in the comparisons but not in this build";
+        if (!r || kernel.starts_with("cublas")) continue;  // cuBLAS: compulsory traffic only
         const auto s = parse_shape(size);
         const auto pred = r->model(s, mc).refined;
         const auto where = gpu + " " + kernel + " at " + size + " (ncu)";
@@ -95,26 +127,79 @@ TEST_P(NcuOracle, ModelsHoldOnNsightComputesCounts) {
         const auto band = pred.dram_read_band;
         const double value = *pred.dram_read_bytes;
         const double tol = model::dram_tolerance;
+        const double high = band ? band->high : value;
+        const auto miss = read_misses.find(kernel + " at " + size);
         EXPECT_GE(reads, (1 - tol) * (band ? band->low : value)) << where << ": DRAM reads";
-        EXPECT_LE(reads, (1 + tol) * (band ? band->high : value)) << where << ": DRAM reads";
+        if (miss == read_misses.end())
+            EXPECT_LE(reads, (1 + tol) * high) << where << ": DRAM reads";
+        else
+            EXPECT_TRUE(reads > (1 + tol) * high && reads <= miss->second * high)
+                << where << ": DRAM reads " << reads << ", a named miss up to " << miss->second
+                << " × " << high;
 
         const double writes = get(n.run2, std::string(keys::dram_write_bytes));
-        ASSERT_FALSE(std::isnan(writes))
+        EXPECT_FALSE(std::isnan(writes))
             << where << ": no DRAM writes after the tool's preparation";
-        test::expect_dram_writes(pred, writes, double(mc.l2_bytes), false, where);
+        if (write_misses.contains(kernel + " at " + size)) {
+            const auto* b = pred.band(keys::dram_write_bytes);
+            const double low = b ? b->low : *pred.dram_write_bytes;
+            EXPECT_LT(writes, low - model::dram_write_allowance(low))
+                << where << ": DRAM writes no longer a miss";
+        } else {
+            test::expect_dram_writes(pred, writes, double(mc.l2_bytes), false, where);
+        }
 
         const double c_bytes = double(s.m) * double(s.n) * element_bytes(r->types.c);
-        test::expect_l2_traffic(pred, get(n.run1, std::string(keys::l2_write_bytes)),
-                                get(n.run1, std::string(keys::l2_fabric_bytes)), c_bytes, where);
-        requests += test::expect_l2_requests(
+        const double l2_writes = get(n.run1, std::string(keys::l2_write_bytes));
+        const double fabric = get(n.run1, std::string(keys::l2_fabric_bytes));
+        if (miss == read_misses.end()) {
+            test::expect_l2_traffic(pred, l2_writes, fabric, c_bytes, where);
+        } else {
+            EXPECT_TRUE(test::within_l2_model(pred, l2_writes, keys::l2_write_bytes, 0, where));
+            EXPECT_TRUE(
+                test::within_l2_model(pred, fabric, keys::l2_fabric_bytes, reads - value, where));
+        }
+        done.requests += test::expect_l2_requests(
             pred, get(n.run1, std::string(keys::l2_requested_bytes)), where);
-        ++rows;
+        ++done.rows;
     }
+    return done;
+}
+
+}  // namespace
+
+TEST_P(NcuOracle, ModelsHoldOnNsightComputesCounts) {
+    const auto n = check_models(GetParam(), ncu_of(GetParam()));
     // The 17 kernels of the ladder at the six shipped shapes and the five tensor rungs at 8192³:
     // 107 rows on each GPU, 101 with an L2 request model (all but thread_tiling's six, which has
     // none, docs/models/l2.md). Fewer means a comparison file went missing.
-    EXPECT_EQ(rows, 107);
-    EXPECT_EQ(requests, 101);
+    EXPECT_EQ(n.rows, 107);
+    EXPECT_EQ(n.requests, 101);
+}
+
+// The same at the three shapes in no shipped profile (docs/validation-new-shapes-<gpu>.md).
+// The rows outside are those tests/kernels/new_shapes_dram_test.cpp names on the tool's counts,
+// less one: blocktiling_1d at 2500×3500×1200 on the H100, 10.6 % over the read model under the
+// tool's counted launch, is within it under ncu (the CUPTI pass near the L2's capacity,
+// docs/validation-method.md). Held outside, so a model that covers them shows.
+TEST_P(NcuOracle, ModelsHoldOnNsightComputesCountsAtNewShapes) {
+    const bool h200 = GetParam() == "h200";
+    // H200 smem_tiling at 1536×1536×4096: ncu's first run reads 70.5 MB, 1.139 × the read model's
+    // 61.9 MB (its other launches 70.4-72.1 MB; the tool 1.134 ×).
+    const std::map<std::string, double> read_misses =
+        h200 ? std::map<std::string, double>{{"smem_tiling at 1536x1536x4096", 1.15}}
+             : std::map<std::string, double>{};
+    // H100 thread_tiling at 1536×1536×4096 keeps its C in L2: 0.64 MB written after the tool's
+    // preparation, against the band's low end of 2.16 MB (the tool 0.28 MB).
+    const std::set<std::string> write_misses =
+        h200 ? std::set<std::string>{} : std::set<std::string>{"thread_tiling at 1536x1536x4096"};
+    const auto n =
+        check_models(GetParam(), ncu_of_new_shapes(GetParam()), read_misses, write_misses);
+    // 18 kernels but cuBLAS's two at three shapes, less the five a BF16 rung refuses: 43 rows;
+    // the L2 requests only where the ncu runs of 2026-11-25 (and 11-26 for rungs 14-16) asked
+    // for them: the five tensor rungs at the two shapes they take.
+    EXPECT_EQ(n.rows, 43);
+    EXPECT_EQ(n.requests, 10);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, NcuOracle, ::testing::ValuesIn(test::shipped_gpus()),
