@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,12 @@ double number_or_nan(const std::string& s) {
     return std::stod(s);
 }
 
+// (kernel, size) -> ncu's counts of that launch.
+using comparisons = std::map<std::pair<std::string, std::string>, ncu_counts>;
+
 // The first seven columns of validate_ncu.py's --csv (kernel, size, key, metric, tool, ncu,
 // ncu_same_prep); none of them holds a comma, the note after them may.
-void read_comparisons(const std::filesystem::path& file,
-                      std::map<std::pair<std::string, std::string>, ncu_counts>& out) {
+void read_comparisons(const std::filesystem::path& file, comparisons& out) {
     std::ifstream in(file);
     if (!in) throw std::runtime_error("cannot read " + file.string());
     std::string line;
@@ -60,16 +63,15 @@ void read_comparisons(const std::filesystem::path& file,
     }
 }
 
-using comparisons = std::map<std::pair<std::string, std::string>, ncu_counts>;
-
-const std::filesystem::path validation_dir =
-    std::filesystem::path(TGEMM_SOURCE_DIR) / "docs/validation";
+std::filesystem::path validation_dir() {
+    return std::filesystem::path(TGEMM_SOURCE_DIR) / "docs/validation";
+}
 
 // The shipped profile's comparisons: rungs 14-16 from <gpu>-d.csv, the rest from <gpu>-e-*.csv.
 comparisons ncu_of(const std::string& gpu) {
     comparisons out;
-    read_comparisons(validation_dir / (gpu + "-d.csv"), out);
-    for (const auto& e : std::filesystem::directory_iterator(validation_dir)) {
+    read_comparisons(validation_dir() / (gpu + "-d.csv"), out);
+    for (const auto& e : std::filesystem::directory_iterator(validation_dir())) {
         const auto name = e.path().filename().string();
         if (name.starts_with(gpu + "-e-") && name.ends_with(".csv"))
             read_comparisons(e.path(), out);
@@ -83,7 +85,7 @@ comparisons ncu_of_new_shapes(const std::string& gpu) {
     comparisons out;
     for (const char* part : {"a", "b", "c"}) {
         comparisons run;
-        read_comparisons(validation_dir / (gpu + "-new-shapes-" + part + ".csv"), run);
+        read_comparisons(validation_dir() / (gpu + "-new-shapes-" + part + ".csv"), run);
         for (auto& [k, v] : run) out[k] = std::move(v);
     }
     return out;
