@@ -356,6 +356,10 @@ def main():
         raise SystemExit(f"--noise-runs {args.noise_runs}: at least 1")
     if args.list_open and not args.rescore:
         raise SystemExit("--list-open: only with --rescore")
+    for flag, value in (("--changed-spread", args.changed_spread),
+                        ("--changed-ncu-runs", args.changed_ncu_runs)):
+        if value and not args.changed_kernels:
+            raise SystemExit(f"{flag}: only with --changed-kernels (which kernels it is about)")
     if args.rescore:
         return rescore(args)
 

@@ -147,6 +147,15 @@ class NoiseRunsAndRescore(unittest.TestCase):
         self.assertEqual((p.returncode, p.stdout.strip()), (0, ""), p.stderr)
         self.assertIn("--changed-ncu-runs " + runs, open(md).read())
 
+    def test_a_changed_file_without_changed_kernels_is_one_line(self):
+        for flag in ("--changed-spread", "--changed-ncu-runs"):
+            p = run("--profile", self.profile, "--out", os.path.join(self.dir, "t.md"), flag,
+                    os.path.join(self.dir, "x"), "--rescore", self.comparisons("c.csv", 100))
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(p.stderr.strip(),
+                             flag + ": only with --changed-kernels (which kernels it is about)")
+            self.assertFalse(os.path.exists(os.path.join(self.dir, "t.md")))
+
     def test_an_unreadable_changed_file_is_one_line_naming_its_flag(self):
         for flag, name in (("--changed-spread", "none.json"), ("--changed-ncu-runs", "none.csv")):
             missing = os.path.join(self.dir, name)
