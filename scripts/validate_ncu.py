@@ -238,24 +238,20 @@ class Evidence:
         self.window = idle_window(args.idle_log)
         self.launches = ncu_launches(args.ncu_runs)
         # Kernels changed since the --spread and --ncu-runs files were measured: their rows get
-        # none of those files' launches (the idle window is the collector's, and still holds).
-        # Their launch spread comes from --changed-spread, measured after the change.
-        self.changed = set(filter(None, (getattr(args, "changed_kernels", None) or "").split(",")))
-        self.changed_spreads = launch_spread(getattr(args, "changed_spread", None),
-                                             "--changed-spread")
-        # ncu's repeated launches of the changed kernels, measured after the change.
-        self.changed_launches = ncu_launches(getattr(args, "changed_ncu_runs", None),
-                                             "--changed-ncu-runs")
+        # none of those files' launches (the idle window is the collector's, and still holds),
+        # but those of --changed-spread and --changed-ncu-runs, measured after the change.
+        self.changed = set(filter(None, (args.changed_kernels or "").split(",")))
+        self.changed_spreads = launch_spread(args.changed_spread, "--changed-spread")
+        self.changed_launches = ncu_launches(args.changed_ncu_runs, "--changed-ncu-runs")
 
     def of(self, kernel, size, key):
         """classify's keyword arguments for one row."""
-        if kernel in self.changed:
-            return {"spread": self.changed_spreads.get((kernel, size, key)), "window": self.window,
-                    "ncu_runs": self.changed_launches.get((kernel, size, key, "all")),
-                    "ncu_runs_same": self.changed_launches.get((kernel, size, key, "tool"))}
-        return {"spread": self.spreads.get((kernel, size, key)), "window": self.window,
-                "ncu_runs": self.launches.get((kernel, size, key, "all")),
-                "ncu_runs_same": self.launches.get((kernel, size, key, "tool"))}
+        changed = kernel in self.changed
+        spreads = self.changed_spreads if changed else self.spreads
+        launches = self.changed_launches if changed else self.launches
+        return {"spread": spreads.get((kernel, size, key)), "window": self.window,
+                "ncu_runs": launches.get((kernel, size, key, "all")),
+                "ncu_runs_same": launches.get((kernel, size, key, "tool"))}
 
 
 def noise_pairs(args):
@@ -461,7 +457,7 @@ def write_outputs(args, profile, rows, noise_lines, command):
         "# Counter validation against Nsight Compute",
         "",
         f"Profile: `{args.profile}` ({profile['gpu']['name']}, measured {profile['env']['date']}).",
-        *([args.note, ""] if getattr(args, "note", None) else []),
+        *([args.note, ""] if args.note else []),
         f"Oracle: `ncu --cache-control all --clock-control none --metrics <table>` on "
         f"`tgemm-roofline run-kernel`, same machine; for the counters that depend on what L2 "
         f"holds, also ncu after the tool's own preparation (`--cache-control none` on "
