@@ -22,9 +22,9 @@
 // - loads by TMA multicast (bf16_cluster): whether the partition of each SM a box is delivered
 //   to keeps a copy of a far line is not known, so between kept (the rule above) and never kept
 //   (every far request crosses);
-// - a narrow grid (fewer tiles wide than shortest_one_side_run): a strip of A read on one side only
-// crosses for the lines
-//   homed on the other, (P-1)/P of them, rather than P-1 times (low end).
+// - a narrow grid (fewer tiles wide than shortest_one_side_run): a strip of A read on one side
+//   only crosses for the lines homed on the other, (P-1)/P of them, rather than P-1 times (low
+//   end).
 // TMA loads through the ladder's maps (256-byte L2 promotion, tensor/tma_l2_promotion.hpp) add
 // (P-1)/P of A's and B's DRAM reads: measured against the same kernels with promotion off.
 #include "core/shape.hpp"

@@ -47,8 +47,7 @@ inline void expect_l2_traffic(const refined_model& pred, double l2_writes, doubl
 
 // L2 read requests (the request coalescer's input, docs/models/l2.md) of one row: within the L2
 // tolerance of the model or its band. Returns whether there was something to compare: a measured
-// value
-// (`measured` not NaN) and a model of it.
+// value (`measured` not NaN) and a model of it.
 inline bool expect_l2_requests(const refined_model& pred, double measured,
                                const std::string& where) {
     if (!pred.l2_requested_bytes || std::isnan(measured)) return false;

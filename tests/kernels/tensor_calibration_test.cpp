@@ -54,11 +54,17 @@ std::function<bool(const std::string&)> ws_signature() {
     };
 }
 
+std::function<bool(const std::string&)> name_contains(std::string part) {
+    return [part = std::move(part)](const std::string& name) {
+        return name.find(part) != std::string::npos;
+    };
+}
+
 template <class Cfg>
 std::function<bool(const std::string&)> signature(const char* kernel) {
     std::ostringstream s;
     s << kernel << "<config<" << Cfg::bm << ", " << Cfg::bn << ", " << Cfg::stages << ">>";
-    return [sig = s.str()](const std::string& name) { return name.find(sig) != std::string::npos; };
+    return name_contains(s.str());
 }
 
 // The rungs' configurations (tensor_rungs.hpp) spelled as the profiled kernels' names: a change
@@ -67,11 +73,7 @@ std::vector<known_kernel> known_kernels() {
     namespace r = tensor_rungs;
     using k = known_kernel::smem_kind;
     return {
-        {"13 bf16_wmma",
-         [](const std::string& name) {
-             return name.find("bf16_wmma_kernel(params)") != std::string::npos;
-         },
-         model_bf16_wmma, k::lsu},
+        {"13 bf16_wmma", name_contains("bf16_wmma_kernel(params)"), model_bf16_wmma, k::lsu},
         {"14 bf16_mma", signature<r::mma>("bf16_mma_kernel"), model_bf16_mma, k::lsu},
         {"15 bf16_wgmma", signature<r::wgmma>("bf16_wgmma_kernel"), model_bf16_wgmma, k::gmma_only},
         {"16 bf16_ws", ws_signature<r::ws>(), model_bf16_ws, k::gmma_only},
