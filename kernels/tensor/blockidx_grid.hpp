@@ -39,8 +39,9 @@ struct blockidx_grid {
                                             const std::string& what);
 
 // The sectors of an epilogue from the accumulators (accumulator_requests.hpp), summed over the
-// grid's tiles: add_blocks(req, m0, n0) adds the 16×8 blocks of the tile whose first element is
-// (m0, n0). Tiles alike (tile_key) are counted once.
+// grid's tiles: add_blocks(req, m0, n0) adds the store groups of 16×8 blocks
+// (accumulator_requests::add_group) of the tile whose first element is (m0, n0). Tiles alike
+// (tile_key) are counted once.
 template <class AddBlocks>
 c_sectors grid_epilogue_sectors(const shape& s, const blockidx_grid& g, AddBlocks add_blocks) {
     std::map<key3, c_sectors> memo;
