@@ -98,6 +98,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "1: pair by pair")
         ->check(CLI::Range(1, 4096))
         ->capture_default_str();
+    app.add_option("--cupti-ranges", main_opts->cupti_ranges,
+                   "user|kernel: count each launch in a user range pushed around it (user), or "
+                   "in CUPTI's automatic range of each kernel, from its start to its end, as "
+                   "Nsight Compute does (kernel); docs/cupti.md")
+        ->check(CLI::IsMember({"user", "kernel"}))
+        ->capture_default_str();
     app.add_option("--repeat", main_opts->repeat,
                    "N: measure the work list N times (timing and counters each time); each row "
                    "keeps the first run's values and the spread over the N runs "

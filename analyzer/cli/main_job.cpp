@@ -88,6 +88,7 @@ int measure_and_render(const local_device& dev, const main_options& o,
     mo.timing.max_time_s = o.max_time_per_pair;
     mo.repeat = o.repeat;
     mo.counter_batch = static_cast<std::size_t>(o.counter_batch);
+    mo.counted_ranges = o.cupti_ranges == "kernel" ? cupti_ranges::kernel : cupti_ranges::user;
     mo.command = command_line;
     // The checkpoint: written after every batch of pairs, continued by --resume, removed once the
     // profile is written.

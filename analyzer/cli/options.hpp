@@ -26,8 +26,9 @@ struct main_options {
     // max_time_per_pair seconds of timing have passed, whichever comes first after `runs`.
     double noise_target_pct = 0.5;
     double max_time_per_pair = 10;
-    int counter_batch = 32;  // pairs of one size counted together (collect/measure.hpp)
-    int repeat = 1;          // measure the work list this many times (analysis/repeatability.hpp)
+    int counter_batch = 32;             // pairs of one size counted together (collect/measure.hpp)
+    std::string cupti_ranges = "user";  // what a counted launch's range holds (counter_session.hpp)
+    int repeat = 1;       // measure the work list this many times (analysis/repeatability.hpp)
     bool resume = false;  // continue the stopped run in <profile>.partial (collect/pair_loop.hpp)
     double wait_for_counters = 0;  // seconds to wait while another process holds the counters
     std::string shard;             // "i/n": every n-th pair of the work list from i (docs/fleet.md)

@@ -18,6 +18,7 @@
 
 #include "collect/device_errors.hpp"
 #include "collect/metric_table.hpp"
+#include "collect/range_owners.hpp"
 #include "core/throw.hpp"
 
 namespace tgemm {
@@ -214,6 +215,7 @@ struct phase_times {
 
 struct counter_session::impl {
     int device = 0;
+    cupti_ranges ranges = cupti_ranges::user;
     CUcontext ctx = nullptr;
     std::string chip;
     std::vector<std::uint8_t> availability;
@@ -222,9 +224,11 @@ struct counter_session::impl {
     phase_times times;
 };
 
-counter_session::counter_session(int device_index) : m_impl(std::make_unique<impl>()) {
+counter_session::counter_session(int device_index, cupti_ranges ranges)
+    : m_impl(std::make_unique<impl>()) {
     auto& m = *m_impl;
     m.device = device_index;
+    m.ranges = ranges;
     m.ctx = current_context();
     auto init = cupti_params<CUpti_Profiler_Initialize_Params>(
         CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
@@ -296,7 +300,8 @@ using metric_sums = std::map<std::string, double, std::less<>>;
 // data image, one start/stop per pass.
 class group_collection {
   public:
-    group_collection(CUcontext ctx, metric_group& g, phase_times& t) : m_g(g), m_t(t) {
+    group_collection(CUcontext ctx, metric_group& g, phase_times& t, cupti_ranges ranges)
+        : m_g(g), m_t(t), m_kernel_ranges(ranges == cupti_ranges::kernel) {
         t.time(0, [&] { m_rp = std::make_unique<range_profiler>(ctx); });
         m_names = c_names(g.metrics);
     }
@@ -310,12 +315,18 @@ class group_collection {
     void run(const std::vector<counter_job>& jobs, const std::vector<std::size_t>& members,
              std::vector<metric_sums>& sums, std::vector<counter_values>& out) {
         const bool user_replay = m_g.passes <= 1;
-        // A user range per member; under kernel replay (one member) a range per kernel.
-        const std::size_t ranges = user_replay ? members.size() : max_ranges;
+        // A user range per member; under kernel replay (one member) a range per kernel; with
+        // kernel ranges, each member's preparation kernels and launch kernels.
+        std::size_t ranges = user_replay ? members.size() : max_ranges;
+        if (user_replay && m_kernel_ranges) {
+            ranges = 0;
+            for (const auto i : members)
+                ranges += static_cast<std::size_t>(jobs[i].prepare_kernels) + max_ranges;
+        }
         configure(ranges, user_replay);
         launch_all(jobs, members, user_replay, out);
         const auto t_decode = std::chrono::steady_clock::now();
-        evaluate(members, user_replay, sums, out);
+        evaluate(jobs, members, user_replay, sums, out);
         m_t.seconds[7] +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t_decode).count();
     }
@@ -353,7 +364,7 @@ class group_collection {
         // counted kernel evicted and wrote them back. Kernel replay (more than one pass) refuses
         // user ranges (CUPTI_ERROR_INVALID_OPERATION), so those groups keep automatic ranges
         // and are prepared before the start; no DRAM or L2 metric is in such a group.
-        cfg.range = user_replay ? CUPTI_UserRange : CUPTI_AutoRange;
+        cfg.range = user_replay && !m_kernel_ranges ? CUPTI_UserRange : CUPTI_AutoRange;
         cfg.replayMode = user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
         cfg.maxRangesPerPass = ranges;
         cfg.numNestingLevels = 1;
@@ -386,9 +397,10 @@ class group_collection {
             for (std::size_t r = 0; r < members.size(); ++r) {
                 const auto& job = jobs[members[r]];
                 if (user_replay) prepare(job);
+                const bool push_range = user_replay && !m_kernel_ranges;
                 m_t.time(5, [&] {
                     const auto name = std::to_string(r);
-                    if (user_replay) {
+                    if (push_range) {
                         auto push = cupti_params<CUpti_RangeProfiler_PushRange_Params>(
                             CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
                         push.pRangeProfilerObject = m_rp->get();
@@ -396,7 +408,7 @@ class group_collection {
                         TGEMM_CUPTI(cuptiRangeProfilerPushRange(&push));
                     }
                     job.launch();
-                    if (user_replay) {
+                    if (push_range) {
                         auto pop = cupti_params<CUpti_RangeProfiler_PopRange_Params>(
                             CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
                         pop.pRangeProfilerObject = m_rp->get();
@@ -434,8 +446,9 @@ class group_collection {
                         r, name, r);
     }
 
-    void evaluate(const std::vector<std::size_t>& members, bool user_replay,
-                  std::vector<metric_sums>& sums, std::vector<counter_values>& out) {
+    void evaluate(const std::vector<counter_job>& jobs, const std::vector<std::size_t>& members,
+                  bool user_replay, std::vector<metric_sums>& sums,
+                  std::vector<counter_values>& out) {
         auto decode = cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
             CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
         decode.pRangeProfilerObject = m_rp->get();
@@ -450,16 +463,22 @@ class group_collection {
         TGEMM_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
         if (info.numTotalRanges == 0)
             TGEMM_THROW(internal, "CUPTI recorded no kernel: the launch did not reach the GPU");
-        if (user_replay && info.numTotalRanges != members.size())
-            TGEMM_THROW(internal, "CUPTI recorded {} ranges for {} profiled launches",
-                        info.numTotalRanges, members.size());
+        // Under kernel replay every range is a kernel of the one member's launch.
+        std::vector<std::optional<std::size_t>> owner(info.numTotalRanges, std::size_t{0});
+        if (user_replay) {
+            std::vector<int> prepare_kernels;
+            for (const auto i : members) prepare_kernels.push_back(jobs[i].prepare_kernels);
+            owner = range_owners(prepare_kernels, info.numTotalRanges, m_kernel_ranges);
+        }
+        std::map<std::size_t, double> kernels;  // ranges per job, for the rates' mean
+        for (const auto& o : owner)
+            if (o) kernels[members[*o]] += 1.0;
 
         std::vector<double> values(m_names.size());
         for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
-            if (user_replay) check_range_name(r);
-            // Under kernel replay every range is a kernel of the one member's launch.
-            const std::size_t job = members[user_replay ? r : 0];
-            const auto kernels = user_replay ? 1.0 : static_cast<double>(info.numTotalRanges);
+            if (!owner[r]) continue;  // a preparation kernel's range
+            const std::size_t job = members[*owner[r]];
+            if (user_replay && !m_kernel_ranges) check_range_name(r);
             out[job].ranges += 1;
             auto eval = cupti_params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
                 CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
@@ -478,13 +497,14 @@ class group_collection {
                 // Sums add over kernels; a rate or a ratio (clock, IPC, % of peak) is an
                 // average, kept as the mean.
                 const bool rate = !m_g.metrics[i].ends_with(".sum");
-                sums[job][m_g.metrics[i]] += rate ? values[i] / kernels : values[i];
+                sums[job][m_g.metrics[i]] += rate ? values[i] / kernels[job] : values[i];
             }
         }
     }
 
     metric_group& m_g;
     phase_times& m_t;
+    bool m_kernel_ranges = false;
     std::unique_ptr<range_profiler> m_rp;
     std::vector<const char*> m_names;
     std::vector<std::uint8_t> m_data;
@@ -509,10 +529,10 @@ std::vector<counter_values> counter_session::collect(const std::vector<counter_j
         // NaN for every group after the first (H100, CUDA 13.0, 2026-11-25). Kernel replay
         // takes one launch per session.
         if (g.passes <= 1) {
-            group_collection(m.ctx, g, m.times).run(jobs, members, sums, out);
+            group_collection(m.ctx, g, m.times, m.ranges).run(jobs, members, sums, out);
         } else {
             for (const auto i : members)
-                group_collection(m.ctx, g, m.times).run(jobs, {i}, sums, out);
+                group_collection(m.ctx, g, m.times, m.ranges).run(jobs, {i}, sums, out);
         }
     }
     for (std::size_t j = 0; j < jobs.size(); ++j) {

@@ -41,12 +41,22 @@ struct counter_job {
     std::function<void()> prepare;
     std::function<void()> launch;
     bool tensor = false;
+    // Kernels `prepare` launches (the L2 flush: 1); under cupti_ranges::kernel each one gets a
+    // range of its own, which the session skips.
+    int prepare_kernels = 1;
 };
+
+// What a one-pass group counts (--cupti-ranges). `user`: a user range pushed around the launch
+// (CUPTI_UserRange), everything between the push and the pop. `kernel`: an automatic range per
+// kernel (CUPTI_AutoRange, still user replay), each kernel from its start to its end, as Nsight
+// Compute counts; the preparation's kernels get ranges of their own, skipped. Under `kernel` a
+// batch of several jobs needs one kernel per launch (the ranges are matched to jobs by count).
+enum class cupti_ranges { user, kernel };
 
 class counter_session {
   public:
     // Needs a current CUDA context (call after cudaSetDevice + cudaFree(0)).
-    explicit counter_session(int device_index);
+    explicit counter_session(int device_index, cupti_ranges ranges = cupti_ranges::user);
     ~counter_session();
     counter_session(const counter_session&) = delete;
     counter_session& operator=(const counter_session&) = delete;

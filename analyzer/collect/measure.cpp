@@ -273,9 +273,9 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
 
     std::unique_ptr<counter_session> counters;
     if (opts.counters)
-        counters =
-            open_when_counters_free([&] { return std::make_unique<counter_session>(device.index); },
-                                    opts.wait_for_counters_s, system_wait_clock(), opts.on_notice);
+        counters = open_when_counters_free(
+            [&] { return std::make_unique<counter_session>(device.index, opts.counted_ranges); },
+            opts.wait_for_counters_s, system_wait_clock(), opts.on_notice);
 
     gpu_pair_measurer measurer(device, opts, ctx, counters.get());
     run.measure = [&](std::span<const work_item> items, int r) { return measurer(items, r); };

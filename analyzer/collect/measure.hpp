@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/counter_session.hpp"
 #include "collect/device.hpp"
 #include "collect/pair_loop.hpp"
 #include "collect/timer.hpp"
@@ -33,6 +34,8 @@ struct measure_options {
     // profiler start per metric group for all of them (collect/counter_session.hpp); a killed run
     // loses at most this many pairs. 1: pair by pair.
     std::size_t counter_batch = 32;
+    // --cupti-ranges: what each counted launch's range holds (collect/counter_session.hpp).
+    cupti_ranges counted_ranges = cupti_ranges::user;
     // While another process holds the counters, retry for this many seconds (0: fail at once).
     double wait_for_counters_s = 0;
     std::function<void(const std::string&)> on_notice;  // one-line notices, e.g. "waiting ..."

@@ -62,7 +62,9 @@ TEST_F(RepeatCli, BadValuesAreOneLine) {
                                                           {"--counter-batch", "0"},
                                                           {"--counter-batch", "-3"},
                                                           {"--counter-batch", "many"},
-                                                          {"--counter-batch", "5000"}})
+                                                          {"--counter-batch", "5000"},
+                                                          {"--cupti-ranges", "auto"},
+                                                          {"--cupti-ranges", ""}})
         expect_one_line(test::run_cli({option, value, "--offline"}), 2, option);
 }
 

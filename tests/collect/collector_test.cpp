@@ -33,11 +33,11 @@ void print(const char* what, const counter_values& v) {
 // The GPU made current, a counter session, and the buffers of kernels whose traffic is known:
 // an L2 flush scratch of 4× the L2, 64 MB to read, 16 MB to dirty after the flush.
 struct known_traffic {
-    explicit known_traffic(const local_device& d)
+    explicit known_traffic(const local_device& d, cupti_ranges ranges = cupti_ranges::user)
         : device(select(d.index)),
           sm_count(d.info.sm_count),
           l2_bytes(d.info.l2_bytes),
-          session(d.index),
+          session(d.index, ranges),
           scratch(4 * static_cast<std::size_t>(d.info.l2_bytes) / sizeof(float) / 32 * 32),
           data(64u << 20 >> 2),
           dirty(16u << 20 >> 2) {
@@ -83,6 +83,12 @@ class Collector : public ::testing::Test {
         const auto probe = probe_local_device();
         if (!probe.device) GTEST_SKIP() << "no GPU: " << probe.why_none;
         k = std::make_unique<known_traffic>(*probe.device);
+    }
+    // The same kernels counted in CUPTI's automatic range of each kernel (--cupti-ranges kernel).
+    void count_kernel_ranges() {
+        const auto probe = probe_local_device();
+        k.reset();
+        k = std::make_unique<known_traffic>(*probe.device, cupti_ranges::kernel);
     }
     std::unique_ptr<known_traffic> k;
     const std::function<void()> flush = [this] { k->flush(); };
@@ -372,4 +378,43 @@ TEST_F(Collector, EachSmReadsThroughOneOfTwoL2Partitions) {
     for (int sm = 0; sm < k->sm_count; ++sm)
         if (side[std::size_t(sm)] == 0) std::printf(" %d", sm);
     std::printf("\n");
+}
+
+// What the range around a counted launch adds (docs/cupti.md, "User ranges and kernel ranges"):
+// the known-traffic kernels counted in a user range pushed around the launch and in CUPTI's
+// automatic range of the kernel, after the same preparation; a batch whose preparations copy
+// 16 MB (as the restore of C does) before the flush checks that the copy gets no range of its
+// own. Printed (docs/validation/<gpu>-cupti-ranges.log); asserted: the kernel range holds the
+// known traffic, and its idle window no more than the user range's.
+TEST_F(Collector, KernelRangesCountTheKernelAlone) {
+    const auto spin_user = k->session.collect(flush, [&] { k->spin(100000); });
+    const auto read_user = k->session.collect(flush, read64);
+    const auto every_user = k->session.collect(flush, [&] { k->read8_everywhere(); });
+    print("user range: spin 50 us", spin_user);
+    print("user range: read 64 MB", read_user);
+    print("user range: read 8 MB on every SM", every_user);
+    count_kernel_ranges();
+    const auto spin = k->session.collect(flush, [&] { k->spin(100000); });
+    const auto read = k->session.collect(flush, read64);
+    const auto every = k->session.collect(flush, [&] { k->read8_everywhere(); });
+    const auto store = k->session.collect(flush, [&] { k->store64(); });
+    print("kernel range: spin 50 us", spin);
+    print("kernel range: read 64 MB", read);
+    print("kernel range: read 8 MB on every SM", every);
+    print("kernel range: store 64 MB", store);
+    const std::function<void()> copy_then_flush = [this] {
+        cudaMemcpyAsync(k->dirty.get(), k->data.get(), k->dirty.bytes(), cudaMemcpyDeviceToDevice,
+                        k->stream.get());
+        k->flush();
+    };
+    const auto batch = k->session.collect(
+        std::vector<counter_job>{{copy_then_flush, read64}, {copy_then_flush, spin_long}});
+    print("kernel range, batch: read 64 MB", batch[0]);
+    print("kernel range, batch: spin 20 ms", batch[1]);
+    const double mb64 = 64.0 * (1 << 20);
+    EXPECT_NEAR(read.values.at("dram_read_bytes"), mb64, 0.02 * mb64);
+    EXPECT_NEAR(read.values.at("l2_tex_bytes"), mb64, 0.02 * mb64);
+    EXPECT_NEAR(batch[0].values.at("dram_read_bytes"), mb64, 0.02 * mb64);
+    EXPECT_LT(batch[1].values.at("dram_read_bytes"), 1e6);
+    EXPECT_LE(spin.values.at("l2_bytes"), spin_user.values.at("l2_bytes") + 1e5);
 }
