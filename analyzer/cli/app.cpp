@@ -162,6 +162,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     rk->add_flag("--flush", rk_opts->flush,
                  "prepare each launch as the counter pass does: restore C, then flush L2 "
                  "(its kernel is named tgemm_aux_l2_flush)");
+    rk->add_flag("--profiler-range", rk_opts->profiler_range,
+                 "put each launch alone between cudaProfilerStart and cudaProfilerStop, the "
+                 "preparation outside, for Nsight Compute's --replay-mode range");
     rk->add_option("--repeat", rk_opts->repeat, "launches")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();

@@ -77,6 +77,9 @@ struct run_kernel_options {
     std::string size = "4096";
     int repeat = 1;
     bool flush = false;  // restore C and flush L2 before each launch, as the counter pass does
+    // Each launch alone between cudaProfilerStart and cudaProfilerStop, the preparation outside:
+    // the range Nsight Compute's --replay-mode range counts (docs/validation-method.md).
+    bool profiler_range = false;
 };
 
 }  // namespace tgemm::cli

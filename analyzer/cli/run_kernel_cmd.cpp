@@ -1,6 +1,8 @@
 // Launches one rung on seeded inputs and nothing else, so an external profiler (ncu) sees
 // exactly the kernel(s) of that rung. No verification and no CUPTI; no L2 flush unless
 // --flush (ncu flushes itself with --cache-control all).
+#include <cuda_profiler_api.h>
+
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -29,8 +31,10 @@ int run_kernel_once(const run_kernel_options& o, std::ostream& out) {
     for (int i = 0; i < o.repeat; ++i) {
         inputs.restore_c();
         if (o.flush) inputs.flush_l2();
+        if (o.profiler_range) TGEMM_CUDA(cudaProfilerStart());
         launch();
         TGEMM_CUDA(cudaGetLastError());
+        if (o.profiler_range) TGEMM_CUDA(cudaProfilerStop());
     }
     TGEMM_CUDA(cudaStreamSynchronize(stream.get()));
     out << "launched " << r.id << " ("

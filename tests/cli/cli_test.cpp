@@ -116,6 +116,8 @@ TEST_F(Cli, RunKernelRejectsBadInputBeforeTheGpu) {
     expect_one_line_error(run({"run-kernel", "--kernel", "nosuch"}), "unknown kernel 'nosuch'");
     expect_one_line_error(run({"run-kernel", "--kernel", "naive", "--size", "0"}),
                           "must be positive");
+    expect_one_line_error(run({"run-kernel", "--kernel", "nosuch", "--flush", "--profiler-range"}),
+                          "unknown kernel 'nosuch'");
 }
 
 TEST_F(Cli, ReportSummaryPrintsTheBenchmarkTable) {
