@@ -86,6 +86,7 @@ run_identity measure_options::identity(const local_device& device) const {
     id.part = part;
     id.repeat = repeat;
     id.counters = counters;
+    id.counted_ranges = counted_ranges == cupti_ranges::kernel ? "kernel" : "user";
     id.peaks = peaks;
     id.min_runs = timing.min_runs;
     id.noise_target = timing.noise_target;

@@ -35,6 +35,7 @@ json to_json(const run_identity& id) {
             {"shard", to_string(id.part)},
             {"repeat", id.repeat},
             {"counters", id.counters},
+            {"cupti_ranges", id.counted_ranges},
             {"peaks", id.peaks},
             {"runs", id.min_runs},
             {"noise_target", id.noise_target},
@@ -116,6 +117,11 @@ struct reader {
         }
         id.repeat = count(j, "repeat", w);
         id.counters = flag(j, "counters", w);
+        if (j.contains("cupti_ranges")) {
+            id.counted_ranges = text(j, "cupti_ranges", w);
+            if (id.counted_ranges != "user" && id.counted_ranges != "kernel")
+                bad(w + ".cupti_ranges", "expected \"user\" or \"kernel\"");
+        }
         id.peaks = flag(j, "peaks", w);
         id.min_runs = count(j, "runs", w);
         id.noise_target = positive(j, "noise_target", w);
@@ -152,6 +158,8 @@ std::optional<std::string> identity_difference(const run_identity& file, const r
     if (file.counters != now.counters)
         return differ("the counters", file.counters ? "on" : "off (--no-counters)",
                       now.counters ? "on" : "off (--no-counters)");
+    if (file.counted_ranges != now.counted_ranges)
+        return differ("--cupti-ranges", file.counted_ranges, now.counted_ranges);
     if (file.peaks != now.peaks)
         return differ("the peaks", file.peaks ? "measured" : "skipped (--no-peaks)",
                       now.peaks ? "measured" : "skipped (--no-peaks)");

@@ -24,6 +24,9 @@ struct run_identity {
     shard part;
     int repeat = 1;
     bool counters = true;
+    // --cupti-ranges: "user" or "kernel" (collect/counter_session.hpp); checkpoints written before
+    // the option read as "user", the only kind then.
+    std::string counted_ranges = "user";
     bool peaks = true;
     int min_runs = 0;
     double noise_target = 0;

@@ -146,6 +146,12 @@ TEST(PartialProfileIo, BadCheckpointsAreNamed) {
               std::string::npos);
     EXPECT_NE(error_of(with(text, "\"8192\"", "\"0\"")).find("identity.tensor_sizes"),
               std::string::npos);
+    EXPECT_NE(error_of(with(text, "\"cupti_ranges\": \"user\"", "\"cupti_ranges\": \"auto\""))
+                  .find("identity.cupti_ranges: expected \"user\" or \"kernel\""),
+              std::string::npos);
+    // A checkpoint written before --cupti-ranges counted in user ranges.
+    const auto old = parse_partial(with(text, "\"cupti_ranges\": \"user\",", ""), "old.partial");
+    EXPECT_EQ(old.identity.counted_ranges, "user");
 }
 
 TEST(PartialProfileIo, IdentityDifferencesAreNamed) {
@@ -165,4 +171,8 @@ TEST(PartialProfileIo, IdentityDifferencesAreNamed) {
     b = a;
     b.repeat = 1;
     EXPECT_EQ(*identity_difference(a, b), "--repeat: 3 in the file, 1 in this command");
+    b = a;
+    b.counted_ranges = "kernel";
+    EXPECT_EQ(*identity_difference(a, b),
+              "--cupti-ranges: user in the file, kernel in this command");
 }
