@@ -123,6 +123,43 @@ def idle_window(path):
     raise SystemExit(f"{path}: no 'spin 50 us, flushed' line")
 
 
+
+def window_duration(path):
+    """(lo, hi) ns that a counted user range adds to a kernel's gpu__time_duration: from a log of
+    Collector.KernelRangesCountTheKernelAlone (docs/validation/<gpu>-cupti-ranges.log), the idle
+    50 us kernel counted in user ranges (every "spin 50 us" line but the kernel range's) less the
+    same kernel counted in its own kernel range. None without a log."""
+    if not path:
+        return None
+    try:
+        lines = open(path).readlines()
+    except OSError as e:
+        raise SystemExit(f"--window-log {path}: cannot read it ({e.strerror})")
+    user, kernel = [], []
+    for line in lines:
+        if "spin 50 us" not in line or "duration_ns" not in line:
+            continue
+        words = line.split()
+        value = float(words[words.index("duration_ns") + 1])
+        (kernel if line.startswith("kernel range:") else user).append(value)
+    if not user or not kernel:
+        raise SystemExit(f"{path}: needs 'spin 50 us' lines in user ranges and a "
+                         "'kernel range: spin 50 us' line")
+    return (min(user) - max(kernel), max(user) - min(kernel))
+
+
+def launch_duration_diff(tool_ns, ncu_ns, window=None):
+    """How much longer the tool's counted launch ran than ncu's, relative to ncu's: with the user
+    range's own window taken off (`window`, (lo, hi) ns), the smallest difference any window in
+    that range leaves."""
+    if not ncu_ns:
+        return None
+    excess = tool_ns - ncu_ns
+    if window:
+        lo, hi = window
+        excess = 0.0 if lo <= excess <= hi else (excess - lo if excess < lo else excess - hi)
+    return excess / ncu_ns
+
 def launch_spread(paths, flag="--spread"):
     """{(kernel, size, key): (min, max)} over the tool's repeated launches (--repeat profiles);
     a pair in several files gets the range of all their launches."""
@@ -140,7 +177,7 @@ def launch_spread(paths, flag="--spread"):
 
 
 def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window=None,
-             ncu_runs=None, ncu_runs_same=None):
+             ncu_runs=None, ncu_runs_same=None, window_ns=None):
     """(within tolerance of the first ncu run, explained, note) for one comparison."""
     diff = 0.0 if ref == tool else (tool - ref) / max(base, 1e-30)
     ok = abs(diff) <= TOLERANCE
@@ -151,6 +188,9 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
         note = f"ncu prints {PRINTED_DECIMALS[key]} decimals: within half its last digit"
     elif not ok and key in TIMING_DEPENDENT and duration_diff is not None:
         note = f"the launches' durations differ by {duration_diff:+.2%}"
+        if window_ns:
+            note += (f" (the tool's counted window, {window_ns[0] / 1e3:.1f}-"
+                     f"{window_ns[1] / 1e3:.1f} us, taken off)")
         if abs(diff) <= abs(duration_diff) + TOLERANCE:
             explained = True
             note = "within the launches' duration difference + 2 %: " + note
@@ -243,6 +283,7 @@ class Evidence:
     def __init__(self, args):
         self.spreads = launch_spread(args.spread)
         self.window = idle_window(args.idle_log)
+        self.window_ns = window_duration(args.window_log)
         self.launches = ncu_launches(args.ncu_runs)
         # Kernels changed since the --spread and --ncu-runs files were measured: their rows get
         # none of those files' launches (the idle window is the collector's, and still holds),
@@ -257,6 +298,7 @@ class Evidence:
         spreads = self.changed_spreads if changed else self.spreads
         launches = self.changed_launches if changed else self.launches
         return {"spread": spreads.get((kernel, size, key)), "window": self.window,
+                "window_ns": self.window_ns,
                 "ncu_runs": launches.get((kernel, size, key, "all")),
                 "ncu_runs_same": launches.get((kernel, size, key, "tool"))}
 
@@ -339,6 +381,10 @@ def main():
     ap.add_argument("--idle-log", default="", metavar="LOG",
                     help="a log of Collector.L2PartitionsOnKnownTraffic: what an idle window "
                     "holds of each L2 counter")
+    ap.add_argument("--window-log", default="", metavar="LOG",
+                    help="a log of Collector.KernelRangesCountTheKernelAlone: how much longer "
+                    "than the kernel a counted user range lasts, taken off the tool's duration "
+                    "before the cycle counters are judged by the launches' durations")
     ap.add_argument("--changed-kernels", default=None, metavar="K1,K2",
                     help="kernels changed since the --spread and --ncu-runs files were measured: "
                     "those files explain none of their rows")
@@ -393,7 +439,8 @@ def main():
         duration_diff = None
         for key, metric, scale in table:
             if key == "duration_ns" and m["counters"].get(key) and ncu.get(metric):
-                duration_diff = m["counters"][key] / (ncu[metric] * scale) - 1
+                duration_diff = launch_duration_diff(m["counters"][key], ncu[metric] * scale,
+                                                     evidence.window_ns)
         for key, metric, scale in table:
             tool = m["counters"].get(key)
             if tool is None or metric not in ncu:
@@ -545,7 +592,8 @@ def rescore(args):
         if key in RELATIVE_TO and tool_of.get((r["kernel"], r["size"], RELATIVE_TO[key])):
             base = tool_of[(r["kernel"], r["size"], RELATIVE_TO[key])]
         dur = (r["kernel"], r["size"], "duration_ns")
-        duration_diff = (tool_of[dur] / ncu_of[dur] - 1) if ncu_of.get(dur) else None
+        duration_diff = (launch_duration_diff(tool_of[dur], ncu_of[dur], evidence.window_ns)
+                         if ncu_of.get(dur) else None)
         diff, ok, explained, note = classify(key, tool, ref, same, base, duration_diff,
                                              **evidence.of(r["kernel"], r["size"], key))
         rows.append([r["kernel"], r["size"], key, r["metric"], tool, ref, same, diff, ok, note])
@@ -555,6 +603,7 @@ def rescore(args):
                + (" --changed-spread " + " ".join(args.changed_spread)
                   if args.changed_spread else "")
                + (" --idle-log " + args.idle_log if args.idle_log else "")
+               + (" --window-log " + args.window_log if args.window_log else "")
                + (" --ncu-runs " + " ".join(args.ncu_runs) if args.ncu_runs else "")
                + (" --changed-ncu-runs " + " ".join(args.changed_ncu_runs)
                   if args.changed_ncu_runs else "")

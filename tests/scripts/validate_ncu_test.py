@@ -121,6 +121,48 @@ class Classify(unittest.TestCase):
         self.assertTrue(note.startswith("UNEXPLAINED"))
 
 
+class Durations(unittest.TestCase):
+    def test_the_user_ranges_window_is_taken_off_before_the_durations_are_compared(self):
+        self.assertAlmostEqual(v.launch_duration_diff(120e3, 100e3), 0.20)
+        # A user range lasts 10-20 us longer than its kernel: 15 us more is no difference,
+        # 30 us more is 10 us, 5 us more is -5 us.
+        window = (10e3, 20e3)
+        self.assertEqual(v.launch_duration_diff(115e3, 100e3, window), 0.0)
+        self.assertAlmostEqual(v.launch_duration_diff(130e3, 100e3, window), 0.10)
+        self.assertAlmostEqual(v.launch_duration_diff(105e3, 100e3, window), -0.05)
+        self.assertIsNone(v.launch_duration_diff(105e3, 0.0, window))
+        # A cycle counter 5 % off is no longer explained by a 15 % duration difference that is
+        # the window's.
+        _, _, explained, note = v.classify("ipc", 1.05, 1.0, None, 1.0,
+                                           v.launch_duration_diff(115e3, 100e3, window),
+                                           window_ns=window)
+        self.assertFalse(explained)
+        self.assertIn("taken off", note)
+        _, _, explained, _ = v.classify("ipc", 1.05, 1.0, None, 1.0,
+                                        v.launch_duration_diff(115e3, 100e3))
+        self.assertTrue(explained)
+
+    def test_window_duration_reads_user_and_kernel_range_spins(self):
+        log = ("spin 50 us, flushed   dram_read 1 duration_ns      62000\n"
+               "user range: spin 50 us   dram_read 1 duration_ns      72000\n"
+               "kernel range: spin 50 us dram_read 1 duration_ns      52000\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(log)
+        try:
+            self.assertEqual(v.window_duration(f.name), (10000.0, 20000.0))
+            self.assertIsNone(v.window_duration(""))
+            with open(f.name, "w") as g:
+                g.write(log.splitlines()[0] + "\n")
+            with self.assertRaises(SystemExit) as e:
+                v.window_duration(f.name)
+            self.assertIn("kernel range", str(e.exception))
+        finally:
+            os.unlink(f.name)
+        with self.assertRaises(SystemExit) as e:
+            v.window_duration("/nonexistent/x.log")
+        self.assertIn("--window-log /nonexistent/x.log", str(e.exception))
+
+
 class Inputs(unittest.TestCase):
     def test_noise_pairs_from_the_flag_and_the_file_and_a_bad_item_named(self):
         class Args:
