@@ -124,27 +124,31 @@ def idle_window(path):
 
 
 
-def window_duration(path):
-    """(lo, hi) ns that a counted user range adds to a kernel's gpu__time_duration: from a log of
-    Collector.KernelRangesCountTheKernelAlone (docs/validation/<gpu>-cupti-ranges.log), the idle
+def window_duration(paths):
+    """(lo, hi) ns that a counted user range adds to a kernel's gpu__time_duration: from logs of
+    Collector.KernelRangesCountTheKernelAlone (docs/validation/<gpu>-cupti-ranges*.log), the idle
     50 us kernel counted in user ranges (every "spin 50 us" line but the kernel range's) less the
-    same kernel counted in its own kernel range. None without a log."""
-    if not path:
+    same kernel counted in its own kernel range, over every log. None without a log."""
+    if not paths:
         return None
-    try:
-        lines = open(path).readlines()
-    except OSError as e:
-        raise SystemExit(f"--window-log {path}: cannot read it ({e.strerror})")
     user, kernel = [], []
-    for line in lines:
-        if "spin 50 us" not in line or "duration_ns" not in line:
-            continue
-        words = line.split()
-        value = float(words[words.index("duration_ns") + 1])
-        (kernel if line.startswith("kernel range:") else user).append(value)
-    if not user or not kernel:
-        raise SystemExit(f"{path}: needs 'spin 50 us' lines in user ranges and a "
-                         "'kernel range: spin 50 us' line")
+    for path in paths:
+        try:
+            lines = open(path).readlines()
+        except OSError as e:
+            raise SystemExit(f"--window-log {path}: cannot read it ({e.strerror})")
+        found = set()
+        for line in lines:
+            if "spin 50 us" not in line or "duration_ns" not in line:
+                continue
+            words = line.split()
+            value = float(words[words.index("duration_ns") + 1])
+            which = "kernel" if line.startswith("kernel range:") else "user"
+            (kernel if which == "kernel" else user).append(value)
+            found.add(which)
+        if found != {"user", "kernel"}:
+            raise SystemExit(f"{path}: needs 'spin 50 us' lines in user ranges and a "
+                             "'kernel range: spin 50 us' line")
     return (min(user) - max(kernel), max(user) - min(kernel))
 
 
@@ -381,7 +385,7 @@ def main():
     ap.add_argument("--idle-log", default="", metavar="LOG",
                     help="a log of Collector.L2PartitionsOnKnownTraffic: what an idle window "
                     "holds of each L2 counter")
-    ap.add_argument("--window-log", default="", metavar="LOG",
+    ap.add_argument("--window-log", nargs="*", default=[], metavar="LOG",
                     help="a log of Collector.KernelRangesCountTheKernelAlone: how much longer "
                     "than the kernel a counted user range lasts, taken off the tool's duration "
                     "before the cycle counters are judged by the launches' durations")
@@ -603,7 +607,7 @@ def rescore(args):
                + (" --changed-spread " + " ".join(args.changed_spread)
                   if args.changed_spread else "")
                + (" --idle-log " + args.idle_log if args.idle_log else "")
-               + (" --window-log " + args.window_log if args.window_log else "")
+               + (" --window-log " + " ".join(args.window_log) if args.window_log else "")
                + (" --ncu-runs " + " ".join(args.ncu_runs) if args.ncu_runs else "")
                + (" --changed-ncu-runs " + " ".join(args.changed_ncu_runs)
                   if args.changed_ncu_runs else "")

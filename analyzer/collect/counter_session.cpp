@@ -510,6 +510,24 @@ class group_collection {
     std::vector<std::uint8_t> m_data;
 };
 
+// A one-pass group's batch in one profiler start. In kernel ranges a batch whose launches are
+// not one kernel each cannot be told apart (collect/range_owners.hpp): it is counted again
+// launch by launch, its first launches not counted.
+void collect_one_pass(CUcontext ctx, phase_times& times, cupti_ranges ranges, metric_group& g,
+                      const std::vector<counter_job>& jobs, const std::vector<std::size_t>& members,
+                      std::vector<metric_sums>& sums, std::vector<counter_values>& out) {
+    std::vector<int> launches;
+    for (const auto i : members) launches.push_back(out[i].launches);
+    try {
+        group_collection(ctx, g, times, ranges).run(jobs, members, sums, out);
+    } catch (const ranges_unmatched&) {
+        if (members.size() == 1) throw;
+        for (std::size_t r = 0; r < members.size(); ++r) out[members[r]].launches = launches[r];
+        for (const auto i : members)
+            group_collection(ctx, g, times, ranges).run(jobs, {i}, sums, out);
+    }
+}
+
 }  // namespace
 
 std::vector<counter_values> counter_session::collect(const std::vector<counter_job>& jobs) {
@@ -529,7 +547,7 @@ std::vector<counter_values> counter_session::collect(const std::vector<counter_j
         // NaN for every group after the first (H100, CUDA 13.0, 2026-11-25). Kernel replay
         // takes one launch per session.
         if (g.passes <= 1) {
-            group_collection(m.ctx, g, m.times, m.ranges).run(jobs, members, sums, out);
+            collect_one_pass(m.ctx, m.times, m.ranges, g, jobs, members, sums, out);
         } else {
             for (const auto i : members)
                 group_collection(m.ctx, g, m.times, m.ranges).run(jobs, {i}, sums, out);

@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "core/throw.hpp"
 
 namespace tgemm {
@@ -21,11 +23,11 @@ std::vector<std::optional<std::size_t>> range_owners(const std::vector<int>& pre
         std::accumulate(prepare_kernels.begin(), prepare_kernels.end(), 0));
     const bool one = members == 1;
     if (members == 0 || (one ? total <= prepared : total != prepared + members))
-        TGEMM_THROW(internal,
-                    "CUPTI recorded {} kernel ranges for {} profiled launches whose preparations "
-                    "launch {} kernels: with --cupti-ranges kernel a batch needs one kernel per "
-                    "launch (--counter-batch 1 takes any)",
-                    total, members, prepared);
+        throw ranges_unmatched(
+            error_kind::internal,
+            fmt::format("CUPTI recorded {} kernel ranges for {} profiled launches whose "
+                        "preparations launch {} kernels",
+                        total, members, prepared));
     for (std::size_t i = 0; i < members; ++i) {
         owner.insert(owner.end(), static_cast<std::size_t>(prepare_kernels[i]), std::nullopt);
         owner.insert(owner.end(), one ? total - prepared : 1, i);

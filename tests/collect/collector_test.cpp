@@ -384,8 +384,9 @@ TEST_F(Collector, EachSmReadsThroughOneOfTwoL2Partitions) {
 // the known-traffic kernels counted in a user range pushed around the launch and in CUPTI's
 // automatic range of the kernel, after the same preparation; a batch whose preparations copy
 // 16 MB (as the restore of C does) before the flush checks that the copy gets no range of its
-// own. Printed (docs/validation/<gpu>-cupti-ranges.log); asserted: the kernel range holds the
-// known traffic, and its idle window no more than the user range's.
+// own, and a batch with a launch of two kernels is counted again launch by launch. Printed
+// (docs/validation/<gpu>-cupti-ranges.log); asserted: the kernel range holds the known traffic,
+// its idle window no more than the user range's, and the recounted batch each launch's own.
 TEST_F(Collector, KernelRangesCountTheKernelAlone) {
     const auto spin_user = k->session.collect(flush, [&] { k->spin(100000); });
     const auto read_user = k->session.collect(flush, read64);
@@ -411,10 +412,27 @@ TEST_F(Collector, KernelRangesCountTheKernelAlone) {
         std::vector<counter_job>{{copy_then_flush, read64}, {copy_then_flush, spin_long}});
     print("kernel range, batch: read 64 MB", batch[0]);
     print("kernel range, batch: spin 20 ms", batch[1]);
+    // A launch of two kernels in a batch: its ranges cannot be told from the next launch's, so
+    // the batch is counted again launch by launch (counter_session.cpp, collect_one_pass).
+    const auto twice = k->session.collect(std::vector<counter_job>{{flush,
+                                                                    [&] {
+                                                                        k->read64();
+                                                                        k->read64();
+                                                                    }},
+                                                                   {flush, read64}});
+    print("kernel range, batch: read 64 MB twice", twice[0]);
+    print("kernel range, batch: read 64 MB after it", twice[1]);
     const double mb64 = 64.0 * (1 << 20);
     EXPECT_NEAR(read.values.at("dram_read_bytes"), mb64, 0.02 * mb64);
     EXPECT_NEAR(read.values.at("l2_tex_bytes"), mb64, 0.02 * mb64);
     EXPECT_NEAR(batch[0].values.at("dram_read_bytes"), mb64, 0.02 * mb64);
     EXPECT_LT(batch[1].values.at("dram_read_bytes"), 1e6);
     EXPECT_LE(spin.values.at("l2_bytes"), spin_user.values.at("l2_bytes") + 1e5);
+    // Both reads reach L2 (128 MB from L1), at least the first from DRAM; the launch after it
+    // reads its own 64 MB, and each was launched as often as a launch counted alone.
+    EXPECT_NEAR(twice[0].values.at("l2_tex_bytes"), 2 * mb64, 0.02 * 2 * mb64);
+    EXPECT_GE(twice[0].values.at("dram_read_bytes"), 0.98 * mb64);
+    EXPECT_NEAR(twice[1].values.at("dram_read_bytes"), mb64, 0.02 * mb64);
+    EXPECT_EQ(twice[0].launches, read.launches);
+    EXPECT_EQ(twice[1].launches, read.launches);
 }

@@ -149,17 +149,25 @@ class Durations(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
             f.write(log)
         try:
-            self.assertEqual(v.window_duration(f.name), (10000.0, 20000.0))
-            self.assertIsNone(v.window_duration(""))
-            with open(f.name, "w") as g:
-                g.write(log.splitlines()[0] + "\n")
+            self.assertEqual(v.window_duration([f.name]), (10000.0, 20000.0))
+            self.assertIsNone(v.window_duration([]))
+            # Two logs: every window either measured.
+            with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as g:
+                g.write("user range: spin 50 us duration_ns 80000\n"
+                        "kernel range: spin 50 us duration_ns 51000\n")
+            try:
+                self.assertEqual(v.window_duration([f.name, g.name]), (10000.0, 29000.0))
+            finally:
+                os.unlink(g.name)
+            with open(f.name, "w") as h:
+                h.write(log.splitlines()[0] + "\n")
             with self.assertRaises(SystemExit) as e:
-                v.window_duration(f.name)
+                v.window_duration([f.name])
             self.assertIn("kernel range", str(e.exception))
         finally:
             os.unlink(f.name)
         with self.assertRaises(SystemExit) as e:
-            v.window_duration("/nonexistent/x.log")
+            v.window_duration(["/nonexistent/x.log"])
         self.assertIn("--window-log /nonexistent/x.log", str(e.exception))
 
 
