@@ -216,13 +216,14 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
         return TOLERANCE * (base if key in RELATIVE_TO else max(abs(lo), abs(hi)))
 
     if not ok and not explained and spread:
-        lo, hi = spread
+        # The profile's own launch is one of the tool's launches too.
+        lo, hi = min(tool, spread[0]), max(tool, spread[1])
         refs = [x for x in (ref, same) if x is not None]
         if any(lo - slack(lo, hi) <= x <= hi + slack(lo, hi) for x in refs):
             explained = True
-            note = (f"ncu within 2 % of the range of the tool's own repeated launches "
-                    f"({lo:.6g} … {hi:.6g}, --repeat): the counter moves between launches; "
-                    + note)
+            note = (f"ncu within 2 % of the range of the tool's own launches, the profile's and "
+                    f"the repeated ones ({lo:.6g} … {hi:.6g}, --repeat): the counter moves "
+                    f"between launches; " + note)
     if not ok and not explained and window and key in window and same is not None:
         if 0 <= tool - same <= window[key] + TOLERANCE * abs(same):
             explained = True

@@ -121,6 +121,23 @@ class Classify(unittest.TestCase):
         self.assertTrue(note.startswith("UNEXPLAINED"))
 
 
+class ToolLaunches(unittest.TestCase):
+    def test_the_profiles_own_launch_is_one_of_the_tools_launches(self):
+        # The profile counted 572.5, five later launches 543.2 each; ncu's 560 lies between.
+        _, ok, explained, note = v.classify("l2_requested_bytes", 572.5, 560.0, None, 560.0,
+                                            spread=(543.2, 543.2))
+        self.assertTrue(ok or explained)
+        _, ok, explained, note = v.classify("l2_requested_bytes", 600.0, 560.0, None, 560.0,
+                                            spread=(543.2, 543.2))
+        self.assertFalse(ok)
+        self.assertTrue(explained)
+        self.assertIn("543.2 … 600", note)
+        # Outside both: open.
+        _, _, explained, _ = v.classify("l2_requested_bytes", 600.0, 500.0, None, 500.0,
+                                        spread=(560.0, 580.0))
+        self.assertFalse(explained)
+
+
 class Durations(unittest.TestCase):
     def test_the_user_ranges_window_is_taken_off_before_the_durations_are_compared(self):
         self.assertAlmostEqual(v.launch_duration_diff(120e3, 100e3), 0.20)
