@@ -123,7 +123,6 @@ def idle_window(path):
     raise SystemExit(f"{path}: no 'spin 50 us, flushed' line")
 
 
-
 def window_duration(paths):
     """(lo, hi) ns that a counted user range adds to a kernel's gpu__time_duration: from logs of
     Collector.KernelRangesCountTheKernelAlone (docs/validation/<gpu>-cupti-ranges*.log), the idle
@@ -142,10 +141,10 @@ def window_duration(paths):
             if "spin 50 us" not in line or "duration_ns" not in line:
                 continue
             words = line.split()
+            in_kernel_range = line.startswith("kernel range:")
             value = float(words[words.index("duration_ns") + 1])
-            which = "kernel" if line.startswith("kernel range:") else "user"
-            (kernel if which == "kernel" else user).append(value)
-            found.add(which)
+            (kernel if in_kernel_range else user).append(value)
+            found.add("kernel" if in_kernel_range else "user")
         if found != {"user", "kernel"}:
             raise SystemExit(f"{path}: needs 'spin 50 us' lines in user ranges and a "
                              "'kernel range: spin 50 us' line")
@@ -156,13 +155,14 @@ def launch_duration_diff(tool_ns, ncu_ns, window=None):
     """How much longer the tool's counted launch ran than ncu's, relative to ncu's: with the user
     range's own window taken off (`window`, (lo, hi) ns), the smallest difference any window in
     that range leaves."""
-    if not ncu_ns:
+    if not ncu_ns or tool_ns is None:
         return None
     excess = tool_ns - ncu_ns
     if window:
         lo, hi = window
         excess = 0.0 if lo <= excess <= hi else (excess - lo if excess < lo else excess - hi)
     return excess / ncu_ns
+
 
 def launch_spread(paths, flag="--spread"):
     """{(kernel, size, key): (min, max)} over the tool's repeated launches (--repeat profiles);
@@ -597,8 +597,8 @@ def rescore(args):
         if key in RELATIVE_TO and tool_of.get((r["kernel"], r["size"], RELATIVE_TO[key])):
             base = tool_of[(r["kernel"], r["size"], RELATIVE_TO[key])]
         dur = (r["kernel"], r["size"], "duration_ns")
-        duration_diff = (launch_duration_diff(tool_of[dur], ncu_of[dur], evidence.window_ns)
-                         if ncu_of.get(dur) else None)
+        duration_diff = launch_duration_diff(tool_of.get(dur), ncu_of.get(dur),
+                                             evidence.window_ns)
         diff, ok, explained, note = classify(key, tool, ref, same, base, duration_diff,
                                              **evidence.of(r["kernel"], r["size"], key))
         rows.append([r["kernel"], r["size"], key, r["metric"], tool, ref, same, diff, ok, note])

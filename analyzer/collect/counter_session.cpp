@@ -399,8 +399,8 @@ class group_collection {
                 if (user_replay) prepare(job);
                 const bool push_range = user_replay && !m_kernel_ranges;
                 m_t.time(5, [&] {
-                    const auto name = std::to_string(r);
                     if (push_range) {
+                        const auto name = std::to_string(r);
                         auto push = cupti_params<CUpti_RangeProfiler_PushRange_Params>(
                             CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
                         push.pRangeProfilerObject = m_rp->get();

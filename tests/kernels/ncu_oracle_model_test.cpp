@@ -67,30 +67,28 @@ std::filesystem::path validation_dir() {
     return std::filesystem::path(TGEMM_SOURCE_DIR) / "docs/validation";
 }
 
-// The shipped profile's comparisons: rungs 14-16 from <gpu>-d.csv, the rest from <gpu>-e-*.csv.
-comparisons ncu_of(const std::string& gpu) {
+// A profile's comparisons: rungs 14-16 from `changed` (measured after their epilogue changed,
+// 2026-11-26), every other kernel from the files named `<others>*.csv`, one per shape.
+comparisons ncu_of(const std::string& changed, const std::string& others) {
     comparisons out;
-    read_comparisons(validation_dir() / (gpu + "-d.csv"), out);
+    read_comparisons(validation_dir() / changed, out);
     for (const auto& e : std::filesystem::directory_iterator(validation_dir())) {
         const auto name = e.path().filename().string();
-        if (name.starts_with(gpu + "-e-") && name.ends_with(".csv"))
-            read_comparisons(e.path(), out);
+        if (name.starts_with(others) && name.ends_with(".csv")) read_comparisons(e.path(), out);
     }
     return out;
 }
 
-// The new-shapes profile's: rungs 14-16 from <gpu>-new-shapes-c.csv (as they are now, measured
-// 2026-11-26), the rest from <gpu>-new-shapes-e-<shape>.csv (ncu on 2026-11-27 against this
-// profile; the a and b files of 2026-11-25 compared the profile it replaced).
+// The shipped profile's: <gpu>-d.csv and <gpu>-e-<shape>.csv (ncu on 2026-11-26).
+comparisons ncu_of(const std::string& gpu) {
+    return ncu_of(gpu + "-d.csv", gpu + "-e-");
+}
+
+// The new-shapes profile's: <gpu>-new-shapes-c.csv and <gpu>-new-shapes-e-<shape>.csv (ncu on
+// 2026-11-27 against this profile; the a and b files of 2026-11-25 compared the profile it
+// replaced).
 comparisons ncu_of_new_shapes(const std::string& gpu) {
-    comparisons out;
-    read_comparisons(validation_dir() / (gpu + "-new-shapes-c.csv"), out);
-    for (const auto& e : std::filesystem::directory_iterator(validation_dir())) {
-        const auto name = e.path().filename().string();
-        if (name.starts_with(gpu + "-new-shapes-e-") && name.ends_with(".csv"))
-            read_comparisons(e.path(), out);
-    }
-    return out;
+    return ncu_of(gpu + "-new-shapes-c.csv", gpu + "-new-shapes-e-");
 }
 
 double get(const std::map<std::string, double>& m, const std::string& k) {
