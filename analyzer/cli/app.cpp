@@ -161,8 +161,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     rk->add_option("--size", rk_opts->size, "N or MxNxK")->capture_default_str();
     rk->add_flag("--flush", rk_opts->flush,
                  "prepare each launch as the counter pass does: restore C, then flush L2 "
-                 "(its kernel is named tgemm_aux_l2_flush); without it that kernel reads only "
-                 "1 MB, to leave every SM in the L1/shared split the tool's launches start from");
+                 "(its kernel is named tgemm_aux_l2_flush)");
     rk->add_flag("--profiler-range", rk_opts->profiler_range,
                  "put each launch alone between cudaProfilerStart and cudaProfilerStop, the "
                  "preparation outside, for Nsight Compute's --replay-mode range");

@@ -1,9 +1,6 @@
-// Launches one rung on seeded inputs, so an external profiler (ncu) sees the kernel(s) of that
-// rung as the tool runs them. No verification and no CUPTI. Each launch follows the tool's L2
-// flush kernel (tgemm_aux_l2_flush, which scripts/validate_ncu.py skips): over the whole flush
-// buffer with --flush, as the counter pass prepares a launch; otherwise over 1 MB, which leaves
-// L2 to ncu's --cache-control but every SM in the L1/shared split the tool's launches start from
-// (collect/l2_flush.hpp).
+// Launches one rung on seeded inputs and nothing else, so an external profiler (ncu) sees
+// exactly the kernel(s) of that rung. No verification and no CUPTI; no L2 flush unless
+// --flush (ncu flushes itself with --cache-control all).
 #include <cuda_profiler_api.h>
 
 #include <iostream>
@@ -27,16 +24,13 @@ int run_kernel_once(const run_kernel_options& o, std::ostream& out) {
     cuda_stream stream;
     cublas_handle cublas(stream.get());
     const measure_options defaults;
-    const workspace inputs(s, r.types, defaults.alpha, defaults.beta, dev.info.l2_bytes,
-                           stream.get(), nullptr, defaults.seed);
+    const workspace inputs(s, r.types, defaults.alpha, defaults.beta,
+                           o.flush ? dev.info.l2_bytes : 0, stream.get(), nullptr, defaults.seed);
     const launch_context ctx{stream.get(), cublas.get(), dev.info.limits};
     const auto launch = r.bind(inputs.args(), ctx);
     for (int i = 0; i < o.repeat; ++i) {
         inputs.restore_c();
-        if (o.flush)
-            inputs.flush_l2();
-        else
-            inputs.reset_l1_split();
+        if (o.flush) inputs.flush_l2();
         if (o.profiler_range) TGEMM_CUDA(cudaProfilerStart());
         launch();
         TGEMM_CUDA(cudaGetLastError());

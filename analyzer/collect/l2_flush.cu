@@ -21,18 +21,11 @@ __global__ void tgemm_aux_l2_flush(const float4* __restrict__ p, std::size_t n, 
 
 namespace tgemm {
 
-cudaError_t flush_l2(float* buffer, std::size_t count, cudaStream_t stream) {
-    // The largest L1: every SM runs the flush's CTAs, so each leaves it in the same split,
-    // whatever ran before, and the rung's launch after it starts from there.
-    const auto e =
-        cudaFuncSetAttribute(tgemm_aux_l2_flush, cudaFuncAttributePreferredSharedMemoryCarveout,
-                             cudaSharedmemCarveoutMaxL1);
-    if (e != cudaSuccess) return e;
+void flush_l2(float* buffer, std::size_t count, cudaStream_t stream) {
     // The last float4 of the buffer is the sink: its value is never read back.
     tgemm_aux_l2_flush<<<1024, 256, 0, stream>>>(reinterpret_cast<const float4*>(buffer),
                                                  count / 4 - 1,
                                                  reinterpret_cast<unsigned*>(buffer + count - 4));
-    return cudaPeekAtLastError();
 }
 
 }  // namespace tgemm

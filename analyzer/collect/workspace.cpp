@@ -194,13 +194,8 @@ void workspace::restore_c() const {
 
 void workspace::flush_l2() const {
     if (flush.size() == 0) TGEMM_THROW(internal, "this workspace has no L2 flush buffer");
-    TGEMM_CUDA(tgemm::flush_l2(flush.get(), flush.size(), stream));
-}
-
-void workspace::reset_l1_split() const {
-    constexpr std::size_t one_mb = (1u << 20) / sizeof(float);
-    if (flush.size() < one_mb) TGEMM_THROW(internal, "this workspace has no L2 flush buffer");
-    TGEMM_CUDA(tgemm::flush_l2(flush.get(), one_mb, stream));
+    tgemm::flush_l2(flush.get(), flush.size(), stream);
+    TGEMM_CUDA(cudaGetLastError());
 }
 
 std::vector<float> workspace::download_c() const {

@@ -52,9 +52,6 @@ struct workspace {
     void restore_c() const;
     // Leaves L2 clean and empty of A, B and C (see collect/l2_flush.hpp).
     void flush_l2() const;
-    // The flush kernel over the first 1 MB of its buffer: every SM left at the largest L1, as
-    // after flush_l2, without evicting L2 (for `run-kernel` under ncu's own cache control).
-    void reset_l1_split() const;
     // The working C, converted to float.
     [[nodiscard]] std::vector<float> download_c() const;
 };
