@@ -191,7 +191,7 @@ rung make() {
                 "BM=128 BN=128 BK=8 TM=8 TN=8, 256 threads; float4 global loads, A "
                 "transposed into shared memory",
             .kernel_symbol = "vectorized_kernel",
-            .config = kernels::with_kernel(info, vectorized_kernel<true>, vectorized_kernel<false>),
+            .config = kernels::with_kernel(info, vectorized_kernel<true>),
             .launch = launch,
             .model = model_fn,
             .can_run = kernels::int_indices_and_grid_rows_fit(bm)};

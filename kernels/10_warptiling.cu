@@ -201,7 +201,7 @@ rung make() {
             .seed = "seed 003 kernel 05",
             .params = "BM=128 BN=128 BK=16 WM=32 WN=128 TM=16 TN=8, 128 threads (4 warps)",
             .kernel_symbol = "warptiling_kernel",
-            .config = kernels::with_kernel(info, warptiling_kernel<true>, warptiling_kernel<false>),
+            .config = kernels::with_kernel(info, warptiling_kernel<true>),
             .launch = launch,
             .model = model_fn,
             .can_run = kernels::int_indices_and_grid_rows_fit(bm)};

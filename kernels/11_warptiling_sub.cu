@@ -227,8 +227,7 @@ rung make() {
                 "BM=128 BN=128 BK=16 WM=32 WN=128 WMITER=2 WNITER=2 TM=8 TN=4, 128 threads "
                 "(4 warps)",
             .kernel_symbol = "warptiling_sub_kernel",
-            .config = kernels::with_kernel(info, warptiling_sub_kernel<true>,
-                                           warptiling_sub_kernel<false>),
+            .config = kernels::with_kernel(info, warptiling_sub_kernel<true>),
             .launch = launch,
             .model = model_fn,
             .can_run = kernels::int_indices_and_grid_rows_fit(bm)};

@@ -10,7 +10,6 @@
 #include "common.cuh"
 #include "core/error.hpp"
 #include "gpu/occupancy.hpp"
-#include "gpu/shared_split.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 #include "sm90_fp32.cuh"
@@ -37,10 +36,6 @@ constexpr kernels::launch_info info{.tile_m = cfg::bm,
                                     .registers = 255};
 static_assert(ctas_per_sm(sm_limits_cc90, info.cta()) >= cfg::min_ctas_per_sm,
               "update the registers from ptxas -v when rung_config changes");
-// sm90_fp32::launch asks for the largest carveout on every launch (the tuning sweep launches
-// through it alone); the split rung::bind names must be the same one.
-static_assert(shared_split_for(sm_limits_cc90, info.cta()).carveout_percent == 100,
-              "the launcher's carveout and the rung's split (gpu/shared_split.hpp) disagree");
 
 void launch(const gemm_args& g, const launch_context& ctx) {
     const auto e = sm90_fp32::launch<cfg>(static_cast<int>(g.size.m), static_cast<int>(g.size.n),
@@ -271,14 +266,6 @@ std::string params() {
            std::to_string(cfg::smem_bytes / 1024) + " KB dynamic shared memory";
 }
 
-// Every path the launcher picks, the whole-tile one (the ladder's square sizes) first.
-kernels::launch_info with_paths() {
-    using namespace sm90_fp32;
-    return kernels::with_kernel(info, sm90_fp32_kernel<cfg, path_full>,
-                                sm90_fp32_kernel<cfg, path_vec>,
-                                sm90_fp32_kernel<cfg, path_scalar>);
-}
-
 rung make() {
     return {.id = "sm90_fp32",
             .display_name = "sm_90 FP32 (cp.async, packed LDS.128)",
@@ -286,7 +273,9 @@ rung make() {
             .seed = "seed 003 kernels 05/06 taken further: multistage cp.async, padded A",
             .params = params(),
             .kernel_symbol = "sm90_fp32_kernel",
-            .config = with_paths(),
+            // The whole-tile path: the one the ladder's square sizes run.
+            .config =
+                kernels::with_kernel(info, sm90_fp32::sm90_fp32_kernel<cfg, sm90_fp32::path_full>),
             .launch = launch,
             .model = model_fn,
             .can_run = [](const gpu_info& gpu, const shape& s) -> std::optional<std::string> {

@@ -4,8 +4,6 @@
 // the GPU test (tests/collect/launch_info_test.cpp) holds registers and shared memory to what
 // cudaFuncGetAttributes reports for the compiled kernel. Host-includable: the tensor rungs'
 // models (kernels/tensor/*_model.cpp) are plain C++.
-#include <array>
-
 #include "gpu/occupancy.hpp"
 
 namespace tgemm::kernels {
@@ -35,21 +33,14 @@ struct launch_info {
     // The __global__ function whose attributes must match (for a templated or multi-path
     // kernel, the main instantiation); set by with_kernel in the rung file.
     const void* kernel = nullptr;
-    // The other instantiations the launcher picks for some shapes (the paths for rows that are
-    // not 16-byte aligned); they ask the same of the SM and are given the same L1/shared split.
-    std::array<const void*, 2> other_paths{};
 
     [[nodiscard]] constexpr cta_resources cta() const { return {threads, registers, smem_bytes}; }
 };
 
-// `info` with the kernel it describes and the launcher's other paths, if any. Only a .cu file
-// can name a __global__ function.
-template <class Kernel, class... Others>
-[[nodiscard]] launch_info with_kernel(launch_info info, Kernel* kernel, Others*... others) {
-    static_assert(sizeof...(Others) <= std::tuple_size_v<decltype(info.other_paths)>);
+// `info` with the kernel it describes. Only a .cu file can name a __global__ function.
+template <class Kernel>
+[[nodiscard]] launch_info with_kernel(launch_info info, Kernel* kernel) {
     info.kernel = reinterpret_cast<const void*>(kernel);
-    std::size_t i = 0;
-    ((info.other_paths[i++] = reinterpret_cast<const void*>(others)), ...);
     return info;
 }
 

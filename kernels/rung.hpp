@@ -45,9 +45,6 @@ struct gemm_args {
 struct launch_context {
     cudaStream_t stream = nullptr;
     cublasHandle_t cublas = nullptr;  // set up in pedantic FP32 mode on `stream`
-    // The SM limits of the GPU the launches run on: bind() names each kernel's L1/shared split
-    // from them (gpu/shared_split.hpp).
-    sm_limits limits{};
 };
 
 // One problem's launch, ready to repeat: whatever the rung set up for it once (TMA
@@ -78,9 +75,7 @@ struct rung {
 
     // "fp32", "bf16", "fp16": the profile's dtype of this rung's rows (A and B's type).
     [[nodiscard]] std::string dtype() const { return std::string(to_string(types.ab)); }
-    // The launch for one problem: prepare's, or `launch` bound to the arguments. First names the
-    // L1/shared split of every kernel in `config` (name_shared_split.hpp), so what ran
-    // before cannot choose it; throws error_kind::internal when CUDA refuses.
+    // The launch for one problem: prepare's, or `launch` bound to the arguments.
     [[nodiscard]] bound_launch bind(const gemm_args& args, const launch_context& ctx) const;
 };
 

@@ -3,13 +3,11 @@
 #include "core/strings.hpp"
 #include "core/throw.hpp"
 #include "l2_traffic.hpp"
-#include "name_shared_split.hpp"
 #include "rung.hpp"
 
 namespace tgemm {
 
 bound_launch rung::bind(const gemm_args& args, const launch_context& ctx) const {
-    if (config) kernels::name_shared_split(*config, ctx.limits);
     if (prepare) return prepare(args, ctx);
     if (!launch) TGEMM_THROW(internal, "rung '{}' has neither launch nor prepare", id);
     return [this, args, ctx] { launch(args, ctx); };

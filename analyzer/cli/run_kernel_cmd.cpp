@@ -26,7 +26,7 @@ int run_kernel_once(const run_kernel_options& o, std::ostream& out) {
     const measure_options defaults;
     const workspace inputs(s, r.types, defaults.alpha, defaults.beta,
                            o.flush ? dev.info.l2_bytes : 0, stream.get(), nullptr, defaults.seed);
-    const launch_context ctx{stream.get(), cublas.get(), dev.info.limits};
+    const launch_context ctx{stream.get(), cublas.get()};
     const auto launch = r.bind(inputs.args(), ctx);
     for (int i = 0; i < o.repeat; ++i) {
         inputs.restore_c();

@@ -238,7 +238,7 @@ measure_outcome measure(const local_device& device, const measure_options& opts)
     TGEMM_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
     cuda_stream stream;
     cublas_handle cublas(stream.get());
-    const launch_context ctx{stream.get(), cublas.get(), device.info.limits};
+    const launch_context ctx{stream.get(), cublas.get()};
 
     const auto whole = opts.work_list();
     pair_run run;

@@ -1,12 +1,8 @@
 #include <gtest/gtest.h>
 
-#include <map>
-#include <string>
-
 #include "gpu_context.hpp"
 
 #include "core/error.hpp"
-#include "gpu/shared_split.hpp"
 #include "rung.hpp"
 
 using namespace tgemm;
@@ -119,30 +115,4 @@ TEST(Registry, PersistentAndClusteredRungsSaySo) {
     EXPECT_EQ(reg.find("bf16_cluster").config->cluster_size, 2);
     EXPECT_FALSE(reg.find("bf16_wgmma").config->persistent);
     EXPECT_EQ(reg.find("bf16_ws").config->registers, 168);  // __launch_bounds__(384, 1)
-}
-
-// The L1/shared split each rung's launch names on an H100 or H200 (gpu/shared_split.hpp): the
-// CTAs per SM times the CTA's shared memory plus the 1 KB reserve, rounded to 128 B, then the
-// smallest capacity of 0, 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB that holds it. By hand:
-// thread_tiling 5 CTAs × 1 KB = 5 KB → 8 KB; smem_register 4 × (4224 + 1024 = 5248 B) = 20.5 KB
-// → 32 KB; bf16_wmma 2 × (69632 + 1024 B) = 138 KB → 164 KB; bf16_wgmma 1 × (132128 + 1024 B) =
-// 130.03 KB → 132 KB. Nsight Compute's launch__shared_mem_config_size for the same launches:
-// docs/validation/<gpu>-shared-split.csv (NcuOracle.SharedSplitIsWhatEachLaunchRan).
-TEST(Registry, EachRungsSharedSplitOnSm90) {
-    const std::map<std::string, int> want_kb{
-        {"naive_uncoalesced", 8}, {"naive", 8},           {"smem_tiling", 32},
-        {"thread_tiling", 8},     {"outer_product", 8},   {"smem_register", 32},
-        {"blocktiling_1d", 16},   {"blocktiling_2d", 32}, {"vectorized", 32},
-        {"warptiling", 64},       {"warptiling_sub", 64}, {"sm90_fp32", 228},
-        {"bf16_wmma", 164},       {"bf16_mma", 132},      {"bf16_wgmma", 132},
-        {"bf16_ws", 196},         {"bf16_cluster", 228}};
-    int checked = 0;
-    for (const auto* r : rung_registry::get().all()) {
-        if (!r->config) continue;
-        const auto split = shared_split_for(sm_limits_cc90, r->config->cta());
-        ASSERT_TRUE(want_kb.contains(r->id)) << r->id << ": add its split to this table";
-        EXPECT_EQ(split.shared_bytes, std::int64_t(want_kb.at(r->id)) * 1024) << r->id;
-        ++checked;
-    }
-    EXPECT_EQ(checked, static_cast<int>(want_kb.size()));
 }
