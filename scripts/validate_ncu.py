@@ -180,8 +180,22 @@ def launch_spread(paths, flag="--spread"):
     return out
 
 
+def kernel_range_spread(paths):
+    """launch_spread of profiles counted in CUPTI's kernel ranges (`--cupti-ranges kernel`,
+    with --repeat), each checked to be one."""
+    for path in paths or []:
+        try:
+            command = json.load(open(path))["env"]["command"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"--kernel-range-runs {path}: not a readable profile ({e})")
+        if "--cupti-ranges kernel" not in command:
+            raise SystemExit(f"--kernel-range-runs {path}: not counted in kernel ranges (its "
+                             f"command has no --cupti-ranges kernel)")
+    return launch_spread(paths, "--kernel-range-runs")
+
+
 def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window=None,
-             ncu_runs=None, ncu_runs_same=None, window_ns=None):
+             ncu_runs=None, ncu_runs_same=None, window_ns=None, kernel_ranges=None):
     """(within tolerance of the first ncu run, explained, note) for one comparison."""
     diff = 0.0 if ref == tool else (tool - ref) / max(base, 1e-30)
     ok = abs(diff) <= TOLERANCE
@@ -257,6 +271,19 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
             note = (f"{tools} within {within} of the range of {what} ({len(values)}: "
                     f"{lo:.6g} … {hi:.6g}, --ncu-runs): the counter moves between launches; "
                     + note)
+    # The cycle counters of a launch counted in a user range include what the range adds around
+    # the kernel; the same launches counted in CUPTI's kernel ranges have no such window. ncu's
+    # value among (within 2 % of) those launches puts the difference on the user range.
+    if not ok and not explained and kernel_ranges and key in TIMING_DEPENDENT:
+        lo, hi = kernel_ranges
+        if lo - slack(lo, hi) <= ref <= hi + slack(lo, hi):
+            explained = True
+            note = (f"ncu within 2 % of the tool's launches counted in kernel ranges ({lo:.6g} … "
+                    f"{hi:.6g}, --kernel-range-runs): the difference is the user range's window; "
+                    + note)
+        else:
+            note += (f"; counted in kernel ranges the tool's launches span {lo:.6g} … {hi:.6g} "
+                     f"(--kernel-range-runs): not the user range's window")
     if not ok and not explained:
         note = "UNEXPLAINED" + ("; " + note if note else "")
     elif not ok and key in EXPLAINED:
@@ -296,6 +323,7 @@ class Evidence:
         self.changed = set(filter(None, (args.changed_kernels or "").split(",")))
         self.changed_spreads = launch_spread(args.changed_spread, "--changed-spread")
         self.changed_launches = ncu_launches(args.changed_ncu_runs, "--changed-ncu-runs")
+        self.kernel_ranges = kernel_range_spread(getattr(args, "kernel_range_runs", None))
 
     def of(self, kernel, size, key):
         """classify's keyword arguments for one row."""
@@ -305,7 +333,8 @@ class Evidence:
         return {"spread": spreads.get((kernel, size, key)), "window": self.window,
                 "window_ns": self.window_ns,
                 "ncu_runs": launches.get((kernel, size, key, "all")),
-                "ncu_runs_same": launches.get((kernel, size, key, "tool"))}
+                "ncu_runs_same": launches.get((kernel, size, key, "tool")),
+                "kernel_ranges": self.kernel_ranges.get((kernel, size, key))}
 
 
 def noise_pairs(args):
@@ -390,6 +419,10 @@ def main():
                     help="a log of Collector.KernelRangesCountTheKernelAlone: how much longer "
                     "than the kernel a counted user range lasts, taken off the tool's duration "
                     "before the cycle counters are judged by the launches' durations")
+    ap.add_argument("--kernel-range-runs", nargs="*", default=[], metavar="PROFILE",
+                    help="profiles of the same kernels counted with --cupti-ranges kernel and "
+                    "--repeat: a cycle counter whose ncu value lies within their launches' range "
+                    "is explained by the user range's window")
     ap.add_argument("--changed-kernels", default=None, metavar="K1,K2",
                     help="kernels changed since the --spread and --ncu-runs files were measured: "
                     "those files explain none of their rows")
@@ -609,6 +642,8 @@ def rescore(args):
                   if args.changed_spread else "")
                + (" --idle-log " + args.idle_log if args.idle_log else "")
                + (" --window-log " + " ".join(args.window_log) if args.window_log else "")
+               + (" --kernel-range-runs " + " ".join(args.kernel_range_runs)
+                  if args.kernel_range_runs else "")
                + (" --ncu-runs " + " ".join(args.ncu_runs) if args.ncu_runs else "")
                + (" --changed-ncu-runs " + " ".join(args.changed_ncu_runs)
                   if args.changed_ncu_runs else "")

@@ -287,6 +287,50 @@ class Inputs(unittest.TestCase):
         self.assertEqual(s, {("vectorized", "2048", "l2_requested_bytes"): (4.0, 6.0),
                              ("vectorized", "2048", "l2_bytes"): (9.0, 9.0)})
 
+    def test_kernel_range_runs_explain_a_cycle_counter_and_nothing_else(self):
+        # ipc 0.313 in the user range against ncu's 0.32: open; the same launches counted in
+        # kernel ranges span 0.318-0.321, so the difference is the user range's window.
+        _, ok, explained, note = v.classify("ipc", 0.313, 0.32, None, 0.32)
+        self.assertFalse(ok or explained)
+        _, ok, explained, note = v.classify("ipc", 0.313, 0.32, None, 0.32,
+                                            kernel_ranges=(0.318, 0.321))
+        self.assertFalse(ok)
+        self.assertTrue(explained)
+        self.assertIn("counted in kernel ranges", note)
+        # ncu outside those launches (beyond 2 %): still open.
+        _, _, explained, note = v.classify("ipc", 0.313, 0.35, None, 0.35,
+                                           kernel_ranges=(0.318, 0.321))
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED"))
+        self.assertIn("not the user range's window", note)
+        # Not a cycle counter: the user range's window does not explain it.
+        _, _, explained, _ = v.classify("dram_read_bytes", 94.0, 100.0, None, 100.0,
+                                        kernel_ranges=(99.0, 101.0))
+        self.assertFalse(explained)
+
+    def test_kernel_range_runs_must_be_counted_in_kernel_ranges(self):
+        def profile(command):
+            return {"env": {"command": command},
+                    "measurements": [{"kernel": "bf16_mma", "m": 6144, "n": 1024, "k": 1536,
+                                      "repeats": {"counters": {"ipc": {"min": 0.5,
+                                                                       "max": 0.6}}}}]}
+        paths = []
+        try:
+            for c in ("tgemm-roofline --cupti-ranges kernel --repeat 5",
+                      "tgemm-roofline --repeat 5"):
+                with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                    json.dump(profile(c), f)
+                paths.append(f.name)
+            self.assertEqual(v.kernel_range_spread(paths[:1]),
+                             {("bf16_mma", "6144x1024x1536", "ipc"): (0.5, 0.6)})
+            with self.assertRaises(SystemExit) as e:
+                v.kernel_range_spread(paths)
+            self.assertIn("--kernel-range-runs " + paths[1] + ": not counted in kernel ranges",
+                          str(e.exception))
+        finally:
+            for path in paths:
+                os.unlink(path)
+
 
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)
