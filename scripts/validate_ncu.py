@@ -271,6 +271,16 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
             note = (f"{tools} within {within} of the range of {what} ({len(values)}: "
                     f"{lo:.6g} … {hi:.6g}, --ncu-runs): the counter moves between launches; "
                     + note)
+    # A ratio ncu prints with two decimals stands for an interval half its last digit wide on
+    # either side (0.32: 0.315 … 0.325); the tool within 2 % of some value in it is within
+    # tolerance of what ncu measured.
+    if not ok and not explained and key in PRINTED_DECIMALS:
+        half = 0.5 * 10 ** -PRINTED_DECIMALS[key]
+        nearest = min(max(tool, ref - half), ref + half)
+        if abs(tool - nearest) <= TOLERANCE * abs(nearest):
+            explained = True
+            note = (f"ncu prints {PRINTED_DECIMALS[key]} decimals ({ref - half:.6g} … "
+                    f"{ref + half:.6g}): within 2 % of that interval; " + note)
     # The cycle counters of a launch counted in a user range include what the range adds around
     # the kernel; the same launches counted in CUPTI's kernel ranges have no such window. ncu's
     # value among (within 2 % of) those launches puts the difference on the user range.

@@ -287,19 +287,33 @@ class Inputs(unittest.TestCase):
         self.assertEqual(s, {("vectorized", "2048", "l2_requested_bytes"): (4.0, 6.0),
                              ("vectorized", "2048", "l2_bytes"): (9.0, 9.0)})
 
+    def test_a_printed_ratio_is_judged_against_the_interval_its_print_stands_for(self):
+        # ncu's 0.32 is 0.315 ... 0.325: the tool's 0.3132 is 0.57 % below 0.315.
+        _, ok, explained, note = v.classify("ipc", 0.3132, 0.32, None, 0.32)
+        self.assertFalse(ok)
+        self.assertTrue(explained)
+        self.assertIn("within 2 % of that interval", note)
+        # 0.305 is 3.2 % below 0.315: open.
+        _, _, explained, note = v.classify("ipc", 0.305, 0.32, None, 0.32)
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED"))
+        # A counter ncu prints in full gets no interval.
+        _, _, explained, _ = v.classify("sm_cycles_active", 0.3132, 0.32, None, 0.32)
+        self.assertFalse(explained)
+
     def test_kernel_range_runs_explain_a_cycle_counter_and_nothing_else(self):
-        # ipc 0.313 in the user range against ncu's 0.32: open; the same launches counted in
-        # kernel ranges span 0.318-0.321, so the difference is the user range's window.
-        _, ok, explained, note = v.classify("ipc", 0.313, 0.32, None, 0.32)
+        # Occupancy 10.87 % in the user range against ncu's 10.27 %: open; the same launches
+        # counted in kernel ranges span 10.20-10.40 %, so the difference is the user range's.
+        _, ok, explained, note = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27)
         self.assertFalse(ok or explained)
-        _, ok, explained, note = v.classify("ipc", 0.313, 0.32, None, 0.32,
-                                            kernel_ranges=(0.318, 0.321))
+        _, ok, explained, note = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27,
+                                            kernel_ranges=(10.2, 10.4))
         self.assertFalse(ok)
         self.assertTrue(explained)
         self.assertIn("counted in kernel ranges", note)
-        # ncu outside those launches (beyond 2 %): still open.
-        _, _, explained, note = v.classify("ipc", 0.313, 0.35, None, 0.35,
-                                           kernel_ranges=(0.318, 0.321))
+        # ncu outside those launches (beyond 2 %): still open, the note gives their range.
+        _, _, explained, note = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27,
+                                           kernel_ranges=(10.98, 11.41))
         self.assertFalse(explained)
         self.assertTrue(note.startswith("UNEXPLAINED"))
         self.assertIn("not the user range's window", note)
