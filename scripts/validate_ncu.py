@@ -252,11 +252,15 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
     # and its --noise-same-prep runs) against the tool's (its value, and the range of its
     # repeated launches where --spread gives one): two ranges that meet. DRAM writes only
     # against run 2's launches, since ncu's own cache control adds dirty lines (WRITE_FLOOR).
+    # The cycle counters too against ncu's launches after the tool's preparation: a launch that
+    # starts from a cold, invalidated L2 (ncu's cache control) runs longer than one after the
+    # tool's flush (H200 bf16_mma at 6144x1024x1536: 87.3-87.7 us against 84.9-85.0 us, its
+    # pipe shares 3-7 % lower; docs/validation/h200-new-shapes-bf16_mma-same-prep.csv).
     t_lo, t_hi = (min(tool, spread[0]), max(tool, spread[1])) if spread else (tool, tool)
     candidates = []
     if ncu_runs and key != "dram_write_bytes":
         candidates.append(("ncu's own launches", ncu_runs + [ref]))
-    if ncu_runs_same and key in SECOND_OPINION:
+    if ncu_runs_same and (key in SECOND_OPINION or key in TIMING_DEPENDENT):
         candidates.append(("ncu's launches after the tool's preparation",
                            ncu_runs_same + ([same] if same is not None else [])))
     for what, values in candidates:
@@ -371,10 +375,15 @@ def run_ncu(ncu, binary, kernel, size, metrics, same_preparation=False):
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"ncu failed for {kernel} {size}: {proc.stderr.strip()[-500:]}")
-    text = proc.stdout
+    return parse_ncu_csv(proc.stdout, f"{kernel} {size}")
+
+
+def parse_ncu_csv(text, what):
+    """({metric: value}, kernels) from the output of `ncu --csv --print-units base`, the tool's
+    own tgemm_aux_* kernels left out."""
     start = text.find('"ID"')
     if start < 0:
-        raise RuntimeError(f"no CSV from ncu for {kernel} {size}: {text[-500:]}")
+        raise RuntimeError(f"no CSV from ncu for {what}: {text[-500:]}")
     sums = {}
     kernels = set()
     for row in csv.DictReader(io.StringIO(text[start:])):
@@ -411,7 +420,8 @@ def main():
                     help="write every --noise run's values here (the input of --ncu-runs)")
     ap.add_argument("--noise-same-prep-only", action="store_true",
                     help="--noise runs ncu after the tool's preparation (run 2: --cache-control "
-                    "none on run-kernel --flush) on the L2-dependent counters, instead of run 1")
+                    "none on run-kernel --flush) on the L2-dependent and cycle counters, instead "
+                    "of run 1")
     ap.add_argument("--noise-only", action="store_true",
                     help="run the --noise items only, not the whole profile")
     ap.add_argument("--ncu-runs", nargs="*", default=[], metavar="CSV",
@@ -479,7 +489,9 @@ def main():
             continue
         t0 = time.time()
         ncu, nkernels = run_ncu(args.ncu, args.binary, m["kernel"], size, metrics)
-        same_metrics = [metric for key, metric, _ in table if key in SECOND_OPINION]
+        same_metrics = [metric for key, metric, _ in table
+                        if key in SECOND_OPINION or key in TIMING_DEPENDENT
+                        or key == "duration_ns"]
         same, _ = run_ncu(args.ncu, args.binary, m["kernel"], size, same_metrics,
                           same_preparation=True)
         print(f"ncu {m['kernel']} {size}: {nkernels} kernel(s), {time.time() - t0:.1f} s",
@@ -511,7 +523,9 @@ def main():
         runs = [] if args.noise_same_prep_only else [
             run_ncu(args.ncu, args.binary, kernel, size, metrics)[0]
             for _ in range(args.noise_runs)]
-        same_metrics = [metric for key, metric, _ in table if key in SECOND_OPINION]
+        same_metrics = [metric for key, metric, _ in table
+                        if key in SECOND_OPINION or key in TIMING_DEPENDENT
+                        or key == "duration_ns"]
         same_runs = [run_ncu(args.ncu, args.binary, kernel, size, same_metrics,
                              same_preparation=True)[0]
                      for _ in range(args.noise_runs if args.noise_same_prep_only else 0)]

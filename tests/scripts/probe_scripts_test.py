@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The GPU probe scripts without a GPU: scripts/probes/ncu_columns.py and ncu_table.py turn ncu's
-raw lines into the columns of docs/validation/, and the two shell scripts refuse bad numbers in
+raw lines into the columns of docs/validation/, ncu_runs_csv.py saved ncu outputs into the rows of
+validate_ncu.py's --noise-csv, and the two shell scripts refuse bad numbers in
 one line with exit code 2 before they build or touch a GPU. Argument: the source tree."""
 import os
 import subprocess
@@ -10,6 +11,7 @@ import tempfile
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
 import ncu_columns  # noqa: E402
+import ncu_runs_csv  # noqa: E402
 import ncu_table  # noqa: E402
 
 failures = []
@@ -113,6 +115,31 @@ with tempfile.TemporaryDirectory() as d:
     for arg in ("abc", "0"):
         one_line_exit_2(run(["bash", "scripts/fleet_node.sh", arg], {"OUT": d}),
                         "positive whole number", f"fleet_node.sh {arg}")
+
+# ncu_runs_csv.py: the tool's keys and scales for the metrics of its table, the tool's own
+# tgemm_aux_* kernels left out, a rate averaged and a sum added over the launch's kernels.
+TEXT = """==PROF== Connected
+"ID","Process ID","Kernel Name","Metric Name","Metric Unit","Metric Value"
+"0","1","tgemm_aux_l2_flush(float4 const*)","gpu__time_duration.sum","ns","9,000"
+"1","1","void bf16_mma_kernel<config<128, 128, 4>>(problem)","gpu__time_duration.sum","ns","84,992"
+"1","1","void bf16_mma_kernel<config<128, 128, 4>>(problem)","sm__warps_active.avg.pct_of_peak_sustained_active","%","10.54"
+"1","1","void bf16_mma_kernel<config<128, 128, 4>>(problem)","sm__cycles_active.avg","cycle","116,416.51"
+"""
+table = [("duration_ns", "gpu__time_duration.sum", 1.0),
+         ("achieved_occupancy_pct", "sm__warps_active.avg.pct_of_peak_sustained_active", 1.0),
+         ("dram_read_bytes", "dram__bytes_read.sum", 1.0)]
+rows = ncu_runs_csv.rows_of(table, "bf16_mma", "6144x1024x1536", "tool",
+                            [("a", TEXT), ("b", TEXT.replace("84,992", "85,024"))])
+check(rows == [["bf16_mma", "6144x1024x1536", "duration_ns", 1, 84992.0, "tool"],
+               ["bf16_mma", "6144x1024x1536", "achieved_occupancy_pct", 1, 10.54, "tool"],
+               ["bf16_mma", "6144x1024x1536", "duration_ns", 2, 85024.0, "tool"],
+               ["bf16_mma", "6144x1024x1536", "achieved_occupancy_pct", 2, 10.54, "tool"]],
+      f"ncu_runs_csv rows: {rows}")
+try:
+    ncu_runs_csv.rows_of(table, "k", "1", "all", [("empty.txt", "no csv here")])
+    check(False, "ncu_runs_csv on an output without ncu's CSV raises")
+except RuntimeError as e:
+    check("no CSV from ncu for empty.txt" in str(e), f"ncu_runs_csv error: {e}")
 
 for f in failures:
     print("FAILED:", f)

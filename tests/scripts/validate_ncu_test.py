@@ -301,6 +301,20 @@ class Inputs(unittest.TestCase):
         _, _, explained, _ = v.classify("sm_cycles_active", 0.3132, 0.32, None, 0.32)
         self.assertFalse(explained)
 
+    def test_a_cycle_counter_meets_ncu_after_the_tools_preparation(self):
+        # bf16_mma's FMA pipe share: 12.71 % in the tool, 12.14 % after ncu's own cache control,
+        # 12.79-13.03 % in three ncu launches after the tool's preparation.
+        _, _, explained, _ = v.classify("fma_pipe_pct", 12.71, 12.14, None, 12.14)
+        self.assertFalse(explained)
+        _, _, explained, note = v.classify("fma_pipe_pct", 12.71, 12.14, None, 12.14,
+                                           ncu_runs_same=[12.79, 13.03, 12.80])
+        self.assertTrue(explained)
+        self.assertIn("ncu's launches after the tool's preparation", note)
+        # Its occupancy, 10.87 % against 10.24-10.54 % after the tool's preparation: open.
+        _, _, explained, _ = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27,
+                                        ncu_runs_same=[10.54, 10.25, 10.24])
+        self.assertFalse(explained)
+
     def test_kernel_range_runs_explain_a_cycle_counter_and_nothing_else(self):
         # Occupancy 10.87 % in the user range against ncu's 10.27 %: open; the same launches
         # counted in kernel ranges span 10.20-10.40 %, so the difference is the user range's.

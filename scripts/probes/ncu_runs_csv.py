@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Turns saved `ncu --csv --print-units base` outputs of `tgemm-roofline run-kernel` into a file of
+ncu's repeated launches in the form `validate_ncu.py --noise-csv` writes (kernel, size, key, run,
+value, prep), for `--ncu-runs` / `--changed-ncu-runs`: for launches run by hand with metrics of the
+tool's table. Each output's metrics are mapped to the tool's keys with its metric table; metrics
+the table does not hold are left out.
+
+    python3 scripts/probes/ncu_runs_csv.py --binary build/tgemm-roofline --kernel K --size S \\
+        --prep tool OUT.csv RUN1.txt RUN2.txt ...      # prep: all (ncu's cache control) or tool
+"""
+import argparse
+import csv
+import importlib.util
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "validate_ncu", os.path.join(HERE, "..", "validate_ncu.py"))
+validate_ncu = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(validate_ncu)
+
+
+def rows_of(table, kernel, size, prep, texts):
+    rows = []
+    for run, (name, text) in enumerate(texts, 1):
+        values, _ = validate_ncu.parse_ncu_csv(text, name)
+        rows += [[kernel, size, key, run, values[metric] * scale, prep]
+                 for key, metric, scale in table if metric in values]
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--binary", required=True, help="tgemm-roofline, for its metric table")
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--size", required=True)
+    ap.add_argument("--prep", choices=["all", "tool"], required=True)
+    ap.add_argument("out")
+    ap.add_argument("runs", nargs="+")
+    args = ap.parse_args()
+    texts = []
+    for path in args.runs:
+        try:
+            texts.append((path, open(path).read()))
+        except OSError as e:
+            raise SystemExit(f"{path}: cannot read it ({e.strerror})")
+    try:
+        rows = rows_of(validate_ncu.metric_table(args.binary), args.kernel, args.size, args.prep,
+                       texts)
+    except RuntimeError as e:
+        raise SystemExit(str(e))
+    if not rows:
+        raise SystemExit("no metric of the tool's table in these outputs")
+    existing = []
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            existing = [list(r.values()) for r in csv.DictReader(f)]
+    validate_ncu.write_csv(args.out, ["kernel", "size", "key", "run", "value", "prep"],
+                           existing + rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
