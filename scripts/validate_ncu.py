@@ -91,6 +91,10 @@ SECOND_OPINION = {"dram_read_bytes", "dram_write_bytes", "l2_bytes", "l2_read_by
 # whose C stays in L2). So writes are judged against the run after the tool's preparation,
 # within 2 % or WRITE_FLOOR bytes, the issue's floor for small writes.
 WRITE_FLOOR = 1e6
+# The counters ncu's repeated launches after the tool's preparation (--noise-same-prep-only) are
+# collected for and judged against: those that depend on what L2 holds, and the cycle counters,
+# since a launch from ncu's invalidated L2 runs longer than one after the tool's flush (classify).
+SAME_PREPARATION_RUNS = SECOND_OPINION | TIMING_DEPENDENT | {"duration_ns"}
 
 
 # What a counted window holds when the kernel touches no memory (a spin kernel after the tool's
@@ -260,7 +264,7 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
     candidates = []
     if ncu_runs and key != "dram_write_bytes":
         candidates.append(("ncu's own launches", ncu_runs + [ref]))
-    if ncu_runs_same and (key in SECOND_OPINION or key in TIMING_DEPENDENT):
+    if ncu_runs_same and key in SAME_PREPARATION_RUNS:
         candidates.append(("ncu's launches after the tool's preparation",
                            ncu_runs_same + ([same] if same is not None else [])))
     for what, values in candidates:
@@ -489,9 +493,7 @@ def main():
             continue
         t0 = time.time()
         ncu, nkernels = run_ncu(args.ncu, args.binary, m["kernel"], size, metrics)
-        same_metrics = [metric for key, metric, _ in table
-                        if key in SECOND_OPINION or key in TIMING_DEPENDENT
-                        or key == "duration_ns"]
+        same_metrics = [metric for key, metric, _ in table if key in SECOND_OPINION]
         same, _ = run_ncu(args.ncu, args.binary, m["kernel"], size, same_metrics,
                           same_preparation=True)
         print(f"ncu {m['kernel']} {size}: {nkernels} kernel(s), {time.time() - t0:.1f} s",
@@ -523,9 +525,7 @@ def main():
         runs = [] if args.noise_same_prep_only else [
             run_ncu(args.ncu, args.binary, kernel, size, metrics)[0]
             for _ in range(args.noise_runs)]
-        same_metrics = [metric for key, metric, _ in table
-                        if key in SECOND_OPINION or key in TIMING_DEPENDENT
-                        or key == "duration_ns"]
+        same_metrics = [metric for key, metric, _ in table if key in SAME_PREPARATION_RUNS]
         same_runs = [run_ncu(args.ncu, args.binary, kernel, size, same_metrics,
                              same_preparation=True)[0]
                      for _ in range(args.noise_runs if args.noise_same_prep_only else 0)]
