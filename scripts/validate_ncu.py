@@ -168,15 +168,20 @@ def launch_duration_diff(tool_ns, ncu_ns, window=None):
     return excess / ncu_ns
 
 
-def launch_spread(paths, flag="--spread"):
+def launch_spread(paths, flag="--spread", check=None):
     """{(kernel, size, key): (min, max)} over the tool's repeated launches (--repeat profiles);
-    a pair in several files gets the range of all their launches."""
+    a pair in several files gets the range of all their launches. `check(profile)` returns why a
+    profile does not fit the flag, or None."""
     out = {}
     for path in paths or []:
         try:
-            measurements = json.load(open(path))["measurements"]
+            profile = json.load(open(path))
+            measurements = profile["measurements"]
+            why = check(profile) if check else None
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise SystemExit(f"{flag} {path}: not a readable profile ({e})")
+        if why:
+            raise SystemExit(f"{flag} {path}: {why}")
         for m in measurements:
             for key, s in m.get("repeats", {}).get("counters", {}).items():
                 lo, hi = out.get((m["kernel"], shape_arg(m), key), (s["min"], s["max"]))
@@ -187,15 +192,12 @@ def launch_spread(paths, flag="--spread"):
 def kernel_range_spread(paths):
     """launch_spread of profiles counted in CUPTI's kernel ranges (`--cupti-ranges kernel`,
     with --repeat), each checked to be one."""
-    for path in paths or []:
-        try:
-            command = json.load(open(path))["env"]["command"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"--kernel-range-runs {path}: not a readable profile ({e})")
-        if "--cupti-ranges kernel" not in command:
-            raise SystemExit(f"--kernel-range-runs {path}: not counted in kernel ranges (its "
-                             f"command has no --cupti-ranges kernel)")
-    return launch_spread(paths, "--kernel-range-runs")
+    def counted_in_kernel_ranges(profile):
+        if "--cupti-ranges kernel" not in profile["env"]["command"]:
+            return "not counted in kernel ranges (its command has no --cupti-ranges kernel)"
+        return None
+
+    return launch_spread(paths, "--kernel-range-runs", counted_in_kernel_ranges)
 
 
 def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window=None,

@@ -10,15 +10,11 @@ the table does not hold are left out.
 """
 import argparse
 import csv
-import importlib.util
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "validate_ncu", os.path.join(HERE, "..", "validate_ncu.py"))
-validate_ncu = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(validate_ncu)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import validate_ncu  # noqa: E402
 
 
 def rows_of(table, kernel, size, prep, texts):

@@ -140,7 +140,6 @@ try:
     check(False, "ncu_runs_csv on an output without ncu's CSV raises")
 except RuntimeError as e:
     check("no CSV from ncu for empty.txt" in str(e), f"ncu_runs_csv error: {e}")
-
 for f in failures:
     print("FAILED:", f)
 print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")

@@ -18,6 +18,12 @@ IDLE_LINE = ("spin 50 us, flushed                dram_read        11776 dram_wri
              "duration_ns      72032\n")
 
 
+def judge(key, tool, ref, **evidence):
+    """(ok, explained, note) of a row with no run after the tool's preparation, judged against
+    ncu's value itself."""
+    return v.classify(key, tool, ref, None, ref, **evidence)[1:]
+
+
 class Classify(unittest.TestCase):
     def test_within_two_percent_is_within(self):
         _, ok, _, note = v.classify("l2_bytes", 101.0, 100.0, None, 100.0)
@@ -124,17 +130,14 @@ class Classify(unittest.TestCase):
 class ToolLaunches(unittest.TestCase):
     def test_the_profiles_own_launch_is_one_of_the_tools_launches(self):
         # The profile counted 572.5, five later launches 543.2 each; ncu's 560 lies between.
-        _, ok, explained, note = v.classify("l2_requested_bytes", 572.5, 560.0, None, 560.0,
-                                            spread=(543.2, 543.2))
+        ok, explained, note = judge("l2_requested_bytes", 572.5, 560.0, spread=(543.2, 543.2))
         self.assertTrue(ok or explained)
-        _, ok, explained, note = v.classify("l2_requested_bytes", 600.0, 560.0, None, 560.0,
-                                            spread=(543.2, 543.2))
+        ok, explained, note = judge("l2_requested_bytes", 600.0, 560.0, spread=(543.2, 543.2))
         self.assertFalse(ok)
         self.assertTrue(explained)
         self.assertIn("543.2 … 600", note)
         # Outside both: open.
-        _, _, explained, _ = v.classify("l2_requested_bytes", 600.0, 500.0, None, 500.0,
-                                        spread=(560.0, 580.0))
+        _, explained, _ = judge("l2_requested_bytes", 600.0, 500.0, spread=(560.0, 580.0))
         self.assertFalse(explained)
 
 
@@ -289,51 +292,50 @@ class Inputs(unittest.TestCase):
 
     def test_a_printed_ratio_is_judged_against_the_interval_its_print_stands_for(self):
         # ncu's 0.32 is 0.315 ... 0.325: the tool's 0.3132 is 0.57 % below 0.315.
-        _, ok, explained, note = v.classify("ipc", 0.3132, 0.32, None, 0.32)
+        ok, explained, note = judge("ipc", 0.3132, 0.32)
         self.assertFalse(ok)
         self.assertTrue(explained)
         self.assertIn("within 2 % of that interval", note)
         # 0.305 is 3.2 % below 0.315: open.
-        _, _, explained, note = v.classify("ipc", 0.305, 0.32, None, 0.32)
+        _, explained, note = judge("ipc", 0.305, 0.32)
         self.assertFalse(explained)
         self.assertTrue(note.startswith("UNEXPLAINED"))
         # A counter ncu prints in full gets no interval.
-        _, _, explained, _ = v.classify("sm_cycles_active", 0.3132, 0.32, None, 0.32)
+        _, explained, _ = judge("sm_cycles_active", 0.3132, 0.32)
         self.assertFalse(explained)
 
     def test_a_cycle_counter_meets_ncu_after_the_tools_preparation(self):
         # bf16_mma's FMA pipe share: 12.71 % in the tool, 12.14 % after ncu's own cache control,
         # 12.79-13.03 % in three ncu launches after the tool's preparation.
-        _, _, explained, _ = v.classify("fma_pipe_pct", 12.71, 12.14, None, 12.14)
+        _, explained, _ = judge("fma_pipe_pct", 12.71, 12.14)
         self.assertFalse(explained)
-        _, _, explained, note = v.classify("fma_pipe_pct", 12.71, 12.14, None, 12.14,
-                                           ncu_runs_same=[12.79, 13.03, 12.80])
+        _, explained, note = judge("fma_pipe_pct", 12.71, 12.14,
+                                   ncu_runs_same=[12.79, 13.03, 12.80])
         self.assertTrue(explained)
         self.assertIn("ncu's launches after the tool's preparation", note)
         # Its occupancy, 10.87 % against 10.24-10.54 % after the tool's preparation: open.
-        _, _, explained, _ = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27,
-                                        ncu_runs_same=[10.54, 10.25, 10.24])
+        _, explained, _ = judge("achieved_occupancy_pct", 10.87, 10.27,
+                                ncu_runs_same=[10.54, 10.25, 10.24])
         self.assertFalse(explained)
 
     def test_kernel_range_runs_explain_a_cycle_counter_and_nothing_else(self):
         # Occupancy 10.87 % in the user range against ncu's 10.27 %: open; the same launches
         # counted in kernel ranges span 10.20-10.40 %, so the difference is the user range's.
-        _, ok, explained, note = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27)
+        ok, explained, note = judge("achieved_occupancy_pct", 10.87, 10.27)
         self.assertFalse(ok or explained)
-        _, ok, explained, note = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27,
-                                            kernel_ranges=(10.2, 10.4))
+        ok, explained, note = judge("achieved_occupancy_pct", 10.87, 10.27,
+                                    kernel_ranges=(10.2, 10.4))
         self.assertFalse(ok)
         self.assertTrue(explained)
         self.assertIn("counted in kernel ranges", note)
         # ncu outside those launches (beyond 2 %): still open, the note gives their range.
-        _, _, explained, note = v.classify("achieved_occupancy_pct", 10.87, 10.27, None, 10.27,
-                                           kernel_ranges=(10.98, 11.41))
+        _, explained, note = judge("achieved_occupancy_pct", 10.87, 10.27,
+                                   kernel_ranges=(10.98, 11.41))
         self.assertFalse(explained)
         self.assertTrue(note.startswith("UNEXPLAINED"))
         self.assertIn("not the user range's window", note)
         # Not a cycle counter: the user range's window does not explain it.
-        _, _, explained, _ = v.classify("dram_read_bytes", 94.0, 100.0, None, 100.0,
-                                        kernel_ranges=(99.0, 101.0))
+        _, explained, _ = judge("dram_read_bytes", 94.0, 100.0, kernel_ranges=(99.0, 101.0))
         self.assertFalse(explained)
 
     def test_kernel_range_runs_must_be_counted_in_kernel_ranges(self):
