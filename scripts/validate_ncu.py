@@ -302,8 +302,9 @@ def classify(key, tool, ref, same, base, duration_diff=None, spread=None, window
                     f"{hi:.6g}, --kernel-range-runs): the difference is the user range's window; "
                     + note)
         else:
-            note += (f"; counted in kernel ranges the tool's launches span {lo:.6g} … {hi:.6g} "
-                     f"(--kernel-range-runs): not the user range's window")
+            note += ("; " if note else "") + (
+                f"counted in kernel ranges the tool's launches span {lo:.6g} … {hi:.6g} "
+                f"(--kernel-range-runs): not the user range's window")
     if not ok and not explained:
         note = "UNEXPLAINED" + ("; " + note if note else "")
     elif not ok and key in EXPLAINED:

@@ -11,6 +11,7 @@ the table does not hold are left out.
 import argparse
 import csv
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -42,8 +43,11 @@ def main():
         except OSError as e:
             raise SystemExit(f"{path}: cannot read it ({e.strerror})")
     try:
-        rows = rows_of(validate_ncu.metric_table(args.binary), args.kernel, args.size, args.prep,
-                       texts)
+        table = validate_ncu.metric_table(args.binary)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SystemExit(f"--binary {args.binary}: cannot list its metrics ({e})")
+    try:
+        rows = rows_of(table, args.kernel, args.size, args.prep, texts)
     except RuntimeError as e:
         raise SystemExit(str(e))
     if not rows:

@@ -140,6 +140,23 @@ try:
     check(False, "ncu_runs_csv on an output without ncu's CSV raises")
 except RuntimeError as e:
     check("no CSV from ncu for empty.txt" in str(e), f"ncu_runs_csv error: {e}")
+# Its command line: an unreadable output or a binary that lists no metrics, one line each.
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "runs.csv")
+    saved = os.path.join(d, "run1.txt")
+    with open(saved, "w") as f:
+        f.write(TEXT)
+    for argv, needle in (([os.path.join(d, "missing.txt")], "missing.txt: cannot read it"),
+                         ([saved], "--binary /nonexistent/tgemm-roofline: cannot list")):
+        script = os.path.join(ROOT, "scripts", "probes", "ncu_runs_csv.py")
+        r = subprocess.run([sys.executable, script, "--binary", "/nonexistent/tgemm-roofline",
+                            "--kernel", "k", "--size", "1", "--prep", "all", out, *argv],
+                           capture_output=True, text=True)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode != 0 and len(lines) == 1 and needle in lines[0],
+              f"ncu_runs_csv.py {argv}: rc {r.returncode}, {r.stderr!r}")
+        check(not os.path.exists(out), f"ncu_runs_csv.py {argv} wrote {out}")
+
 for f in failures:
     print("FAILED:", f)
 print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")

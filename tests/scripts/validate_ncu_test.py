@@ -334,6 +334,10 @@ class Inputs(unittest.TestCase):
         self.assertFalse(explained)
         self.assertTrue(note.startswith("UNEXPLAINED"))
         self.assertIn("not the user range's window", note)
+        # A ratio with no other note: one separator, not two.
+        _, explained, note = judge("tensor_pipe_pct", 45.0, 42.9, kernel_ranges=(44.4, 45.5))
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED; counted in kernel ranges"), note)
         # Not a cycle counter: the user range's window does not explain it.
         _, explained, _ = judge("dram_read_bytes", 94.0, 100.0, kernel_ranges=(99.0, 101.0))
         self.assertFalse(explained)
