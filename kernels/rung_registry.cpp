@@ -2,6 +2,7 @@
 
 #include "core/strings.hpp"
 #include "core/throw.hpp"
+#include "l2_totals.hpp"
 #include "l2_traffic.hpp"
 #include "rung.hpp"
 
@@ -20,9 +21,9 @@ rung_registry& rung_registry::get() {
 
 bool rung_registry::add(rung r) {
     if (try_find(r.id)) TGEMM_THROW(internal, "rung '{}' registered twice", r.id);
-    // Every rung gets its L2 traffic and its DRAM write band from the one model, and every rung
-    // with a known launch its theoretical occupancy from the one calculator, at the limits of the
-    // GPU the model is asked for.
+    // Every rung gets its L2 traffic, the L2's totals and its DRAM write band from the one model,
+    // and every rung with a known launch its theoretical occupancy from the one calculator, at the
+    // limits of the GPU the model is asked for.
     if (r.model)
         r.model = [model = std::move(r.model),
                    cta = r.config ? std::optional(r.config->cta()) : std::nullopt,
@@ -31,6 +32,7 @@ bool rung_registry::add(rung r) {
                        r.config ? r.config->tile_n : 0}](const shape& s, const model_context& mc) {
             auto m = model(s, mc);
             kernels::add_l2_traffic(m.refined, s, operands, mc.l2_partitions);
+            kernels::add_l2_totals(m.refined, s, operands, mc.l2_partitions);
             if (cta) m.occupancy = estimate_occupancy(mc.limits, *cta);
             return m;
         };

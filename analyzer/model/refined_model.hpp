@@ -63,6 +63,9 @@ struct refined_model {
     // The L2 read requests (kernels/l2_requests.hpp) where L1 may serve one CTA's strip to
     // another of the same SM.
     std::optional<value_band> l2_requested_band;
+    // The L2's totals (kernels/l2_totals.hpp): how many requests the coalescer merges is not
+    // derived.
+    std::optional<value_band> l2_read_band, l2_band;
     // The band of `key`, where the model gives one.
     [[nodiscard]] const value_band* band(std::string_view key) const;
     // The one way a model sets a band. Throws error_kind::internal for a key that has none.
@@ -142,7 +145,7 @@ static_assert(detail::refined_fields_are_distinct(), "one table row per key and 
 // file and the report: every field but `distinct_store_bytes`, `notes` and the bands has its row.
 static_assert(sizeof(refined_model) == (refined_fields.size() + 1) * sizeof(std::optional<double>) +
                                            sizeof(std::vector<std::string>) +
-                                           5 * sizeof(std::optional<refined_model::value_band>),
+                                           7 * sizeof(std::optional<refined_model::value_band>),
               "every optional field of refined_model has a row in refined_fields");
 
 inline std::optional<double> refined_model::get(std::string_view key) const {
@@ -159,6 +162,8 @@ using band_member = std::optional<refined_model::value_band> refined_model::*;
            : key == keys::l2_write_bytes     ? &refined_model::l2_write_band
            : key == keys::l2_fabric_bytes    ? &refined_model::l2_fabric_band
            : key == keys::l2_requested_bytes ? &refined_model::l2_requested_band
+           : key == keys::l2_read_bytes      ? &refined_model::l2_read_band
+           : key == keys::l2_bytes           ? &refined_model::l2_band
                                              : nullptr;
 }
 }  // namespace detail

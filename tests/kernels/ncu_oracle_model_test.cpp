@@ -105,6 +105,7 @@ namespace {
 struct compared {
     int rows = 0;
     int requests = 0;
+    int totals = 0;  // L2 totals compared (kernels/l2_totals.hpp)
 };
 
 // Every non-cuBLAS row of `counts` against the models of the GPU of `gpu`'s shipped profile. The
@@ -163,6 +164,9 @@ compared check_models(const std::string& gpu, const comparisons& counts,
         }
         done.requests += test::expect_l2_requests(
             pred, get(n.run1, std::string(keys::l2_requested_bytes)), where);
+        if (miss == read_misses.end())
+            done.totals += test::expect_l2_totals(
+                pred, [&](std::string_view k) { return get(n.run1, std::string(k)); }, where);
         ++done.rows;
     }
     return done;
@@ -177,6 +181,8 @@ TEST_P(NcuOracle, ModelsHoldOnNsightComputesCounts) {
     // none, docs/models/l2.md). Fewer means a comparison file went missing.
     EXPECT_EQ(n.rows, 107);
     EXPECT_EQ(n.requests, 101);
+    // The L2's totals, reads and all bytes, on the same 101 rows.
+    EXPECT_EQ(n.totals, 202);
 }
 
 // The same at the three shapes in no shipped profile (docs/validation-new-shapes-<gpu>.md).
@@ -204,6 +210,8 @@ TEST_P(NcuOracle, ModelsHoldOnNsightComputesCountsAtNewShapes) {
     // compared the requests of the tensor rungs only, those of 2026-11-27 every kernel's).
     EXPECT_EQ(n.rows, 43);
     EXPECT_EQ(n.requests, 40);
+    // The L2's totals on those 40, less the H200's read miss, held outside.
+    EXPECT_EQ(n.totals, h200 ? 78 : 80);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, NcuOracle, ::testing::ValuesIn(test::shipped_gpus()),

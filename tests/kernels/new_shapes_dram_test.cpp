@@ -7,6 +7,7 @@
 // so a change that moves it either way shows here.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -160,6 +161,29 @@ TEST_P(NewShapes, L2RequestsWithinTheL2Tolerance) {
     // Five tensor rungs at the two shapes the BF16 rungs take, and the ten FP32 rungs with a
     // request model at the three (their profiles carry the coalescer's counters since 2026-11-26).
     EXPECT_EQ(compared, 40);
+}
+
+// The L2's totals (kernels/l2_totals.hpp) on the same rows: within the
+// L2 tolerance of their bands. The rows whose DRAM reads the read model misses are held outside,
+// as for the fabric above (their fabric reads carry the reads' excess).
+TEST_P(NewShapes, L2TotalsWithinTheirBands) {
+    const auto& p = new_shapes(GetParam());
+    const auto mc = model_context_for(p.gpu);
+    int compared = 0;
+    for (const auto& m : p.measurements) {
+        if (m.skipped || m.kernel.starts_with("cublas")) continue;
+        const auto where = m.kernel + " at " + to_string(m.size);
+        if (known_misses.contains(GetParam() + " " + where)) continue;
+        const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+        compared += test::expect_l2_totals(
+            pred,
+            [&](std::string_view k) {
+                const auto it = m.counters.find(std::string(k));
+                return it == m.counters.end() ? NAN : it->second;
+            },
+            where);
+    }
+    EXPECT_GT(compared, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, NewShapes, ::testing::Values("h100", "h200"),

@@ -44,18 +44,20 @@ TEST(RefinedModel, AKeyNoFieldHoldsIsRefused) {
     EXPECT_TRUE(refined_model::holds(keys::tensor_flops));
 }
 
-// Bands: one setter for the four keys that have one, each reaching its own member; any other
-// key is refused (a typo in a model).
+// Bands: one setter for the keys that have one, each reaching its own member; any other key is
+// refused (a typo in a model).
 TEST(RefinedModel, SetBandReachesItsKeysMemberAndRefusesOthers) {
     refined_model r;
-    for (const auto k : {keys::dram_read_bytes, keys::dram_write_bytes, keys::l2_write_bytes,
-                         keys::l2_fabric_bytes}) {
+    for (const auto k :
+         {keys::dram_read_bytes, keys::dram_write_bytes, keys::l2_write_bytes,
+          keys::l2_fabric_bytes, keys::l2_requested_bytes, keys::l2_read_bytes, keys::l2_bytes}) {
         EXPECT_EQ(r.band(k), nullptr) << k;
         r.set_band(k, {1, 2, std::string(k)});
         ASSERT_NE(r.band(k), nullptr) << k;
         EXPECT_EQ(r.band(k)->reason, k);
     }
     EXPECT_EQ(r.dram_write_band->reason, keys::dram_write_bytes);
-    EXPECT_THROW(r.set_band(keys::l2_bytes, {1, 2, "no band for L2 bytes"}), error);
-    EXPECT_EQ(r.band(keys::l2_bytes), nullptr);
+    EXPECT_EQ(r.l2_band->reason, keys::l2_bytes);
+    EXPECT_THROW(r.set_band(keys::l2_coalesced_bytes, {1, 2, "no band for the merges"}), error);
+    EXPECT_EQ(r.band(keys::l2_coalesced_bytes), nullptr);
 }
