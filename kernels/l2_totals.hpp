@@ -9,8 +9,8 @@
 // - the stores, at the SM's partition and again at a far home (`l2_write_bytes`);
 // - the fabric's reads: the far partition asking the home for a line (`l2_fabric_bytes` less its
 //   store part, (P-1)/P of the stored sectors).
-// The coalescer merges requests for one sector from several SMs that arrive together: 0.3-50 %
-// of them on the shipped profiles, a timing effect no model here derives. So the totals are a
+// The coalescer merges requests for one sector from several SMs that arrive together: 0.3-62 %
+// of them measured (docs/models/l2.md), a timing effect no model here derives. So the totals are a
 // value with a typed band: none merged (the value, the high end) and every request merged but one
 // per distinct sector of A, B and C (the low end: each must reach the L2 once). What the coalescer
 // merges (`l2_coalesced_bytes`) is that effect itself: no value.

@@ -1,17 +1,19 @@
 // The L2's totals (kernels/l2_totals.hpp, docs/models/l2.md "The totals") on hand-computed cases.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <optional>
+#include <string>
 
 #include "l2_totals.hpp"
 #include "l2_traffic.hpp"
 #include "model/levels.hpp"
+#include "model_notes.hpp"
 
 using namespace tgemm;
 using kernels::add_l2_totals;
 using kernels::add_l2_traffic;
 using kernels::l2_operands;
+using test::has_note;
 
 namespace {
 constexpr double mib = 1024.0 * 1024.0;
@@ -31,11 +33,6 @@ refined_model fp32_2048(double reads, double stored, std::optional<double> reque
     add_l2_traffic(r, s2048, e, 2);
     add_l2_totals(r, s2048, e, 2);
     return r;
-}
-
-bool has_note(const refined_model& r, std::string_view start) {
-    return std::any_of(r.notes.begin(), r.notes.end(),
-                       [&](const std::string& n) { return n.starts_with(start); });
 }
 }  // namespace
 

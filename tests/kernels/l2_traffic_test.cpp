@@ -1,15 +1,16 @@
 // The L2 traffic model (kernels/l2_traffic.hpp, docs/models/l2.md) on hand-computed cases.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <optional>
 
 #include "l2_traffic.hpp"
+#include "model_notes.hpp"
 #include "tensor/tma_l2_promotion.hpp"
 
 using namespace tgemm;
 using kernels::add_l2_traffic;
 using kernels::l2_operands;
+using test::has_note;
 
 namespace {
 constexpr double mib = 1024.0 * 1024.0;
@@ -25,11 +26,6 @@ refined_model fp32_2048(double reads, double stored, int partitions,
     r.distinct_store_bytes = distinct;
     add_l2_traffic(r, s2048, l2_operands{4, 4}, partitions);
     return r;
-}
-
-bool has_note(const refined_model& r, std::string_view start) {
-    return std::any_of(r.notes.begin(), r.notes.end(),
-                       [&](const std::string& n) { return n.starts_with(start); });
 }
 }  // namespace
 

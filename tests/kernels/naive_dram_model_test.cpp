@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_context.hpp"
+#include "model_notes.hpp"
 
 #include <string>
 
@@ -11,15 +12,11 @@
 #include "rung.hpp"
 
 using namespace tgemm;
+using test::has_note;
 
 namespace {
 refined_model refined_of(const char* id, const shape& s) {
     return rung_registry::get().find(id).model(s, test::h100()).refined;
-}
-bool has_note(const refined_model& r, const std::string& prefix) {
-    for (const auto& n : r.notes)
-        if (n.rfind(prefix, 0) == 0) return true;
-    return false;
 }
 }  // namespace
 
