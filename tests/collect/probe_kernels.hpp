@@ -38,6 +38,16 @@ void read_by_every_sm(const float* p, std::size_t n, float* out, int sms, cudaSt
 // per SM: the CTA that runs on SM `sm` reads all n floats, the others nothing.
 void read_on_sm(const float* p, std::size_t n, float* out, int sm, int sms, int smem_bytes,
                 cudaStream_t s);
+// Several SMs reading one buffer at about the same time, for the L2 request coalescer
+// (tests/collect/request_coalescer_test.cpp). `sms` CTAs of 1024 threads, one per SM (`smem_bytes`
+// admits no second); the CTA on SM s with order[s] = i >= 0 waits until every such CTA has
+// arrived (`arrivals`, zero before the launch; `readers` of them), then i × `skew_cycles` of its
+// clock, notes when it begins (began[i], %globaltimer ns) and reads all n floats once. The CTAs
+// with order[s] < 0 return at once. The waiting uses atomics only, which the coalescer's read
+// counters do not see.
+void read_in_step(const float* p, std::size_t n, const int* order, int readers,
+                  long long skew_cycles, unsigned* arrivals, unsigned long long* began, float* out,
+                  int sms, int smem_bytes, cudaStream_t s);
 // Where a CTA ran: its SM and when it started (%globaltimer, ns).
 struct cta_placement {
     int sm = -1;

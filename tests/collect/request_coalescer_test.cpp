@@ -1,0 +1,205 @@
+// The L2 request coalescer (LRC) merges read requests for one sector that reach it from several
+// SMs together (docs/models/l2.md, "What the SMs read from L2"): between which SMs, and how close
+// in time? The GEMM rungs merge 0.3-62 % of their requests, a share the launch alone does not
+// fix. Here SMs read one 8 MiB buffer each, released together by atomics and then offset by a
+// chosen skew, after a flush (cold: the first request of each sector waits on DRAM) or after the
+// buffer was read once (warm: it waits on an L2 hit). Needs a GPU.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collect/counter_session.hpp"
+#include "collect/cuda_handles.hpp"
+#include "collect/device.hpp"
+#include "collect/l2_flush.hpp"
+#include "probe_kernels.hpp"
+
+using namespace tgemm;
+
+namespace {
+
+struct in_step_read {
+    std::vector<int> sms;  // the readers, in the order of their skews
+    long long skew_ns = 0;
+    bool warm = false;
+};
+
+struct coalesced {
+    double requested = 0, merged = 0, fabric = 0, duration_ns = 0;
+    double began_within_ns = 0;  // first to last reader's start, measured
+};
+
+class RequestCoalescer : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const auto probe = probe_local_device();
+        if (!probe.device) GTEST_SKIP() << "no GPU: " << probe.why_none;
+        device = probe.device->index;
+        cudaSetDevice(device);
+        cudaFree(nullptr);
+        sms = probe.device->info.sm_count;
+        int khz = 0;
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device);
+        cycles_per_ns = khz / 1e6;
+        int smem_per_sm = 0;
+        cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+        smem = smem_per_sm - 2048;
+        stream = std::make_unique<cuda_stream>();
+        session = std::make_unique<counter_session>(device);
+        scratch = device_buffer(4 * std::size_t(probe.device->info.l2_bytes) / sizeof(float));
+        data = device_buffer(buffer_bytes / sizeof(float) + 32);
+        cudaMemset(scratch.get(), 0, scratch.bytes());
+        cudaMemset(data.get(), 0, data.bytes());
+    }
+
+    // Counts every read, batched as the tool batches its pairs (one profiler start per group).
+    std::vector<coalesced> count(const std::vector<in_step_read>& reads) {
+        // Per read: the SM -> order map, the start times, the arrival counter (a sector of its
+        // own).
+        const std::size_t slice = std::size_t(sms) + 2 * std::size_t(sms) + 32;
+        const device_buffer state(slice * reads.size());
+        std::vector<int> order(static_cast<std::size_t>(sms));
+        for (std::size_t r = 0; r < reads.size(); ++r) {
+            std::fill(order.begin(), order.end(), -1);
+            for (std::size_t i = 0; i < reads[r].sms.size(); ++i)
+                order[std::size_t(reads[r].sms[i])] = int(i);
+            cudaMemcpy(state.get() + r * slice, order.data(), order.size() * sizeof(int),
+                       cudaMemcpyHostToDevice);
+        }
+        std::vector<counter_job> jobs;
+        for (std::size_t r = 0; r < reads.size(); ++r) {
+            float* base = state.get() + r * slice;
+            const auto* ord = reinterpret_cast<const int*>(base);
+            auto* began = reinterpret_cast<unsigned long long*>(base + sms);
+            auto* arrivals = reinterpret_cast<unsigned*>(base + 3 * std::size_t(sms));
+            const in_step_read& rd = reads[r];
+            const auto skew = static_cast<long long>(double(rd.skew_ns) * cycles_per_ns);
+            jobs.push_back({[this, arrivals, warm = rd.warm] {
+                                flush_l2(scratch.get(), scratch.size(), stream->get());
+                                if (warm)
+                                    probe::touch(data.get(), buffer_bytes / sizeof(float),
+                                                 data.get(), stream->get());
+                                cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream->get());
+                            },
+                            [this, ord, began, arrivals, skew, n = int(rd.sms.size())] {
+                                probe::read_in_step(data.get(), buffer_bytes / sizeof(float), ord,
+                                                    n, skew, arrivals, began,
+                                                    data.get() + data.size() - 1, sms, smem,
+                                                    stream->get());
+                            },
+                            false, warm_kernels(rd.warm)});
+        }
+        std::vector<coalesced> out;
+        constexpr std::size_t batch = 32;
+        for (std::size_t first = 0; first < jobs.size(); first += batch) {
+            const std::vector<counter_job> part(
+                jobs.begin() + long(first),
+                jobs.begin() + long(std::min(jobs.size(), first + batch)));
+            for (const auto& v : session->collect(part))
+                out.push_back({v.values.at("l2_requested_bytes"), v.values.at("l2_coalesced_bytes"),
+                               v.values.at("l2_fabric_bytes"), v.values.at("duration_ns")});
+        }
+        cudaStreamSynchronize(stream->get());
+        std::vector<unsigned long long> began(static_cast<std::size_t>(sms));
+        for (std::size_t r = 0; r < reads.size(); ++r) {
+            const std::size_t k = reads[r].sms.size();
+            cudaMemcpy(began.data(), state.get() + r * slice + sms, k * sizeof(began[0]),
+                       cudaMemcpyDeviceToHost);
+            const auto [lo, hi] = std::minmax_element(began.begin(), began.begin() + long(k));
+            out[r].began_within_ns = double(*hi - *lo);
+        }
+        return out;
+    }
+
+    static int warm_kernels(bool warm) { return warm ? 2 : 1; }
+
+    void print_and_check(const std::string& what, const in_step_read& rd, const coalesced& c) {
+        const double k = double(rd.sms.size());
+        const double most = (k - 1) / k * c.requested;
+        std::printf(
+            "%-26s %3zu readers, skew %6.2f us, %s: requested %7.2f MB = %.3f x readers x buffer; "
+            "merged %7.2f MB = %.3f of requests, %.3f of the most; fabric %6.2f MB; began "
+            "within %6.2f us; %7.1f us\n",
+            what.c_str(), rd.sms.size(), double(rd.skew_ns) / 1e3, rd.warm ? "warm" : "cold",
+            c.requested / 1e6, c.requested / (k * buffer_bytes), c.merged / 1e6,
+            c.merged / c.requested, most > 0 ? c.merged / most : 0.0, c.fabric / 1e6,
+            c.began_within_ns / 1e3, c.duration_ns / 1e3);
+        // Each reader misses each sector of the buffer in its L1 once: the coalescer's input.
+        EXPECT_NEAR(c.requested, k * buffer_bytes, 0.03 * k * buffer_bytes) << what;
+        // It merges at most all but one request per sector.
+        EXPECT_LE(c.merged, most + 0.01 * c.requested) << what;
+    }
+
+    static constexpr double buffer_bytes = 8.0 * (1 << 20);
+    int device = 0;
+    int sms = 0;
+    int smem = 0;
+    double cycles_per_ns = 1;
+    std::unique_ptr<cuda_stream> stream;  // made in SetUp, once a GPU is known
+    std::unique_ptr<counter_session> session;
+    device_buffer scratch, data;
+};
+
+std::vector<int> first_sms(int k) {
+    std::vector<int> v(std::size_t(k), 0);
+    for (int i = 0; i < k; ++i) v[std::size_t(i)] = i;
+    return v;
+}
+
+}  // namespace
+
+// How many SMs, reading together: SMs 0 ... k - 1 with no skew, cold and warm. One reader has
+// nothing to merge with (asserted: under 1 % of its requests).
+TEST_F(RequestCoalescer, ReadersTogether) {
+    std::vector<in_step_read> reads;
+    for (const bool warm : {false, true})
+        for (const int k : {1, 2, 4, 8, 16, 32, 66, sms}) reads.push_back({first_sms(k), 0, warm});
+    const auto got = count(reads);
+    for (std::size_t r = 0; r < reads.size(); ++r) {
+        print_and_check("SMs 0 ... k-1 together", reads[r], got[r]);
+        if (reads[r].sms.size() == 1) {
+            EXPECT_LT(got[r].merged, 0.01 * got[r].requested);
+        }
+    }
+}
+
+// Between which SMs: SM 0 and SM x together, cold, for every x. The fabric bytes say whether x
+// reads through SM 0's L2 partition (about half the buffer crosses) or the other (all of it).
+TEST_F(RequestCoalescer, PairsWithSmZero) {
+    std::vector<in_step_read> reads;
+    for (int x = 1; x < sms; ++x) reads.push_back({{0, x}, 0, false});
+    const auto got = count(reads);
+    for (std::size_t r = 0; r < reads.size(); ++r)
+        print_and_check("SM 0 and SM " + std::to_string(reads[r].sms[1]), reads[r], got[r]);
+    std::printf("merged share of the most, SM 0 with SM 1 ... %d:", sms - 1);
+    for (std::size_t r = 0; r < reads.size(); ++r)
+        std::printf(" %.2f", got[r].merged / (0.5 * got[r].requested));
+    std::printf("\n");
+}
+
+// How close in time: SM 0 and SM x, x started `skew` later, cold and warm; x: its TPC partner
+// (1), SMs on SM 0's partition (8, 16) and one on the other (2), as the partition map has them
+// (docs/validation/<gpu>-l2-partition-map.log). And every SM, each `skew` after the one before.
+TEST_F(RequestCoalescer, Skew) {
+    std::vector<in_step_read> reads;
+    const long long skews[] = {0, 250, 500, 1000, 2000, 4000, 8000, 16000};
+    for (const bool warm : {false, true}) {
+        for (const int x : {1, 8, 16, 2})
+            for (const long long s : skews) reads.push_back({{0, x}, s, warm});
+        for (const long long s : {0LL, 100LL, 250LL, 500LL, 1000LL})
+            reads.push_back({first_sms(sms), s, warm});
+    }
+    const auto got = count(reads);
+    for (std::size_t r = 0; r < reads.size(); ++r) {
+        const auto& rd = reads[r];
+        const std::string what = rd.sms.size() == 2 ? "SM 0, then SM " + std::to_string(rd.sms[1])
+                                                    : "every SM, one after another";
+        print_and_check(what, rd, got[r]);
+    }
+}
