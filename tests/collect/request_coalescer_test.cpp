@@ -59,7 +59,8 @@ class RequestCoalescer : public ::testing::Test {
     }
 
     // Counts every read, batched as the tool batches its pairs (one profiler start per group).
-    std::vector<coalesced> count(const std::vector<in_step_read>& reads) {
+    std::vector<coalesced> count(const std::vector<in_step_read>& reads,
+                                 std::size_t bytes = std::size_t(buffer_bytes)) {
         // Per read: the SM -> order map, the start times, the arrival counter (a sector of its
         // own).
         const std::size_t slice = std::size_t(sms) + 2 * std::size_t(sms) + 32;
@@ -80,7 +81,7 @@ class RequestCoalescer : public ::testing::Test {
             auto* arrivals = reinterpret_cast<unsigned*>(base + 3 * std::size_t(sms));
             const in_step_read& rd = reads[r];
             const auto skew = static_cast<long long>(double(rd.skew_ns) * cycles_per_ns);
-            jobs.push_back({[this, arrivals, warm = rd.warm] {
+            jobs.push_back({[this, arrivals, bytes, warm = rd.warm] {
                                 flush_l2(scratch.get(), scratch.size(), stream->get());
                                 if (warm)
                                     probe::touch(data.get(), buffer_bytes / sizeof(float),
@@ -202,4 +203,65 @@ TEST_F(RequestCoalescer, Skew) {
                                                     : "every SM, one after another";
         print_and_check(what, rd, got[r]);
     }
+}
+
+// Which SMs merge with which: the coalescing domains. The two SMs of a TPC (2t, 2t + 1) first;
+// then, TPC by TPC, the first TPC not yet placed read together with every other one not yet
+// placed (1 MiB each, cold): those whose requests merge with it are its domain. Then the first
+// domain's SMs read together, 2 ... all of them, cold and warm: how many requests for one sector
+// merge. Printed (docs/validation/<gpu>-request-coalescer.log); asserted: every TPC's two SMs
+// merge, and the domains cover every SM once.
+TEST_F(RequestCoalescer, Domains) {
+    const auto merges = [](const coalesced& c) { return c.merged > 0.25 * c.requested; };
+    std::vector<in_step_read> tpcs;
+    for (int t = 0; 2 * t + 1 < sms; ++t) tpcs.push_back({{2 * t, 2 * t + 1}, 0, false});
+    const auto got = count(tpcs, 1 << 20);
+    for (std::size_t r = 0; r < tpcs.size(); ++r) {
+        EXPECT_TRUE(merges(got[r])) << "SMs " << tpcs[r].sms[0] << " and " << tpcs[r].sms[1];
+    }
+    std::vector<int> left;  // TPCs not placed yet
+    for (int t = 0; 2 * t + 1 < sms; ++t) left.push_back(t);
+    std::vector<std::vector<int>> domains;  // SMs
+    while (!left.empty()) {
+        const int t = left.front();
+        std::vector<in_step_read> pairs;
+        for (std::size_t i = 1; i < left.size(); ++i)
+            pairs.push_back({{2 * t, 2 * left[i]}, 0, false});
+        const auto res = count(pairs, 1 << 20);
+        std::vector<int> domain{2 * t, 2 * t + 1}, rest;
+        for (std::size_t i = 1; i < left.size(); ++i) {
+            if (merges(res[i - 1])) {
+                domain.push_back(2 * left[i]);
+                domain.push_back(2 * left[i] + 1);
+            } else {
+                rest.push_back(left[i]);
+            }
+        }
+        domains.push_back(domain);
+        left = rest;
+    }
+    std::vector<int> domain_of(std::size_t(sms), -1);
+    for (std::size_t d = 0; d < domains.size(); ++d) {
+        std::printf("domain %2zu (%2zu SMs):", d, domains[d].size());
+        for (const int s : domains[d]) {
+            std::printf(" %d", s);
+            EXPECT_EQ(domain_of[std::size_t(s)], -1) << "SM " << s;
+            domain_of[std::size_t(s)] = int(d);
+        }
+        std::printf("\n");
+    }
+    for (int s = 0; s < sms; ++s) EXPECT_NE(domain_of[std::size_t(s)], -1) << "SM " << s;
+    std::printf("domain of SM 0 ... %d:", sms - 1);
+    for (const int d : domain_of) std::printf(" %d", d);
+    std::printf("\n");
+
+    // How many requests for one sector merge: j SMs of the first domain together.
+    std::vector<in_step_read> reads;
+    for (const bool warm : {false, true})
+        for (std::size_t j = 2; j <= domains[0].size(); ++j)
+            reads.push_back(
+                {std::vector<int>(domains[0].begin(), domains[0].begin() + long(j)), 0, warm});
+    const auto in_domain = count(reads);
+    for (std::size_t r = 0; r < reads.size(); ++r)
+        print_and_check("first domain's SMs", reads[r], in_domain[r]);
 }
