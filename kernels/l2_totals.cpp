@@ -27,7 +27,8 @@ std::string mb(double bytes) {
 
 }  // namespace
 
-void add_l2_totals(refined_model& r, const shape& s, const l2_operands& e, int partitions) {
+void add_l2_totals(refined_model& r, const shape& s, const l2_operands& e, int partitions,
+                   int fanout) {
     if (partitions <= 0) return;  // add_l2_traffic said why
     if (!r.l2_write_bytes || !r.l2_fabric_bytes) return;
     if (!r.l2_requested_bytes) {
@@ -48,7 +49,10 @@ void add_l2_totals(refined_model& r, const shape& s, const l2_operands& e, int p
                             fabric_reads(fabric.high, writes.value)};
     const double ab = double(e.ab_element_bytes) * double(s.k) * (double(s.m) + double(s.n));
     const double distinct = ab + double(e.c_element_bytes) * double(s.m) * double(s.n);
-    const range sm_reads{requested.value, std::min(requested.low, distinct), requested.high};
+    // A response serves at most `fanout` requests for its sector, and every sector asked for
+    // reaches the L2 once: at least requests / fanout and the distinct sectors arrive.
+    const double merged_most = fanout > 0 ? std::max(distinct, requested.low / fanout) : distinct;
+    const range sm_reads{requested.value, std::min(requested.low, merged_most), requested.high};
 
     const range reads{sm_reads.value + fabric_read.value, sm_reads.low + fabric_read.low,
                       sm_reads.high + fabric_read.high};
@@ -56,12 +60,19 @@ void add_l2_totals(refined_model& r, const shape& s, const l2_operands& e, int p
     r.l2_read_bytes = reads.value;
     r.l2_bytes = total.value;
 
+    const std::string most =
+        fanout > 0
+            ? fmt::format(
+                  "as many merged as one response may serve ({} requests for a sector): "
+                  "{} of the {} asked for reach the L2, and no less than the distinct "
+                  "sectors of A, B and C ({})",
+                  fanout, mb(merged_most), mb(requested.low), mb(distinct))
+            : fmt::format("all but one per distinct sector of A, B and C ({})", mb(distinct));
     const std::string why = fmt::format(
-        "the L2 request coalescer merges requests for one sector from several SMs "
+        "the L2 request coalescer merges requests for one sector from SMs of one domain "
         "that arrive together, a timing effect not derived: the value merges none "
-        "(high end), the low end all but one per distinct sector of A, B and C "
-        "({}){}",
-        mb(distinct),
+        "(high end), the low end {}{}",
+        most,
         r.band(keys::l2_fabric_bytes) || r.band(keys::l2_write_bytes) ||
                 r.band(keys::l2_requested_bytes)
             ? "; the bands of the requests, writes and fabric bytes add theirs"

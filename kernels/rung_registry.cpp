@@ -32,7 +32,8 @@ bool rung_registry::add(rung r) {
                        r.config ? r.config->tile_n : 0}](const shape& s, const model_context& mc) {
             auto m = model(s, mc);
             kernels::add_l2_traffic(m.refined, s, operands, mc.l2_partitions);
-            kernels::add_l2_totals(m.refined, s, operands, mc.l2_partitions);
+            kernels::add_l2_totals(m.refined, s, operands, mc.l2_partitions,
+                                   mc.l2_coalescer_fanout);
             if (cta) m.occupancy = estimate_occupancy(mc.limits, *cta);
             return m;
         };

@@ -76,6 +76,10 @@ const std::vector<gpu_spec>& gpu_specs() {
          // NVIDIA H100 whitepaper: the L2 is split in two partitions like the A100's; the
          // measured L2 writes (1.5 per stored sector, docs/models/l2.md) show the second one.
          .l2_partitions = 2,
+         // Measured on the H100 machine: five SMs of one domain reading a sector together get
+         // two responses, eight two, nine three (tests/collect/request_coalescer_test.cpp,
+         // docs/validation/h100-request-coalescer.log).
+         .l2_coalescer_fanout = 4,
          .limits = sm_limits_cc90,
          .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
@@ -100,6 +104,7 @@ const std::vector<gpu_spec>& gpu_specs() {
          .mem_clock_mhz = 3201,
          .l2_bytes = 60LL << 20,
          .l2_partitions = 2,  // GH100 like the H100; 1.5 writes per stored sector measured too
+         .l2_coalescer_fanout = 4,  // measured as on the H100 (h200-request-coalescer.log)
          .limits = sm_limits_cc90,
          .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
@@ -149,17 +154,31 @@ const gpu_spec& find_gpu(std::string_view key) {
     throw error(error_kind::usage, unknown_name_message("GPU", key, keys));
 }
 
-int l2_partitions_of(std::string_view key, std::string_view cc) {
+namespace {
+
+// `field` of the GPU with this key, or else of every known GPU of compute capability `cc` where
+// they all agree; 0 when neither says.
+int known_of(std::string_view key, std::string_view cc, int gpu_spec::*field) {
     const auto want = lower(key);
     for (const auto& s : gpu_specs())
-        if (s.key == want) return s.l2_partitions;
+        if (s.key == want) return s.*field;
     std::optional<int> found;
     for (const auto& s : gpu_specs()) {
         if (fmt::format("{}.{}", s.cc_major, s.cc_minor) != cc) continue;
-        if (found && *found != s.l2_partitions) return 0;
-        found = s.l2_partitions;
+        if (found && *found != s.*field) return 0;
+        found = s.*field;
     }
     return found.value_or(0);
+}
+
+}  // namespace
+
+int l2_partitions_of(std::string_view key, std::string_view cc) {
+    return known_of(key, cc, &gpu_spec::l2_partitions);
+}
+
+int l2_coalescer_fanout_of(std::string_view key, std::string_view cc) {
+    return known_of(key, cc, &gpu_spec::l2_coalescer_fanout);
 }
 
 std::optional<std::string> key_for_device_name(std::string_view device_name) {

@@ -27,6 +27,10 @@ struct gpu_spec {
     // Partitions the L2 is split into, each attached to part of the SMs, a line homed in one of
     // them (the L2 traffic model, docs/models/l2.md). 0: not known, and no L2 traffic is modelled.
     int l2_partitions = 0;
+    // Requests for one sector, from SMs of one coalescing domain, that one response of the L2
+    // request coalescer serves at most (the L2 totals' low end, docs/models/l2.md "The request
+    // coalescer"). 0: not known, and the low end lets it merge all requests but one per sector.
+    int l2_coalescer_fanout = 0;
     int smem_banks = 32;
     // Threads, CTAs, registers and shared memory one SM holds (the occupancy calculation), and
     // where they come from.
@@ -64,6 +68,8 @@ struct peak_rates {
 // The L2 partitions of the GPU with this key, or else of every known GPU of compute capability
 // `cc` ("9.0") where they all agree; 0 when neither says.
 [[nodiscard]] int l2_partitions_of(std::string_view key, std::string_view cc);
+// The same for the L2 request coalescer's fan-out (gpu_spec::l2_coalescer_fanout).
+[[nodiscard]] int l2_coalescer_fanout_of(std::string_view key, std::string_view cc);
 // Maps a CUDA device name ("NVIDIA H100 80GB HBM3") to a key, if we know the GPU.
 [[nodiscard]] std::optional<std::string> key_for_device_name(std::string_view device_name);
 

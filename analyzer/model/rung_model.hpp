@@ -29,6 +29,9 @@ struct model_context {
     int l2_partitions = 0;  // 0: unknown, and the L2 traffic model (kernels/l2_traffic) is off
     // How long the L2 keeps a line every SM reads (measured; empty: the step at half the L2).
     std::span<const retention_point> l2_retention;
+    // Requests for one sector one response of the L2 request coalescer serves at most (0: not
+    // known; gpu/spec.hpp).
+    int l2_coalescer_fanout = 0;
 };
 
 // The context of `gpu`. Throws error_kind::input when its SM limits are unknown (an old profile
@@ -38,8 +41,12 @@ struct model_context {
         throw error(error_kind::input, "no SM limits, L2 size or SM count for GPU '" + gpu.key +
                                            "' (compute capability " + gpu.cc +
                                            "): the models cannot predict it");
-    return {gpu.l2_bytes, gpu.sm_count, gpu.limits, l2_partitions_of(gpu.key, gpu.cc),
-            l2_retention_of(gpu.key)};
+    return {gpu.l2_bytes,
+            gpu.sm_count,
+            gpu.limits,
+            l2_partitions_of(gpu.key, gpu.cc),
+            l2_retention_of(gpu.key),
+            l2_coalescer_fanout_of(gpu.key, gpu.cc)};
 }
 
 struct textbook_model {
@@ -136,8 +143,9 @@ inline constexpr double dram_tolerance = 0.10;
 // The L2 traffic model's tolerance (kernels/l2_traffic.hpp; issue 10: L2 bytes 10 %), and the
 // floor under it: at 1024³ a row moves ~1 MB of 6-30 MB, the size of what the collector's
 // preparation may leave (Collector.KnownTrafficKernels asserts under 1 MB of DRAM writes from a
-// read-only kernel after it; 2.3 KB measured on the H100, docs/measurement.md). The fabric bytes are derived from the model's
-// DRAM reads, so they also carry that model's tolerance on their A and B part.
+// read-only kernel after it; 2.3 KB measured on the H100, docs/measurement.md). The fabric bytes
+// are derived from the model's DRAM reads, so they also carry that model's tolerance on their A and
+// B part.
 inline constexpr double l2_tolerance = 0.10;
 inline constexpr double l2_floor_bytes = 1e6;
 // The DRAM write tolerance (issue 10: 10 % or 1 MB, the floor being what the preparation may

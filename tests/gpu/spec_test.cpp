@@ -76,4 +76,10 @@ TEST(Spec, L2PartitionsByKeyThenByComputeCapability) {
     EXPECT_EQ(l2_partitions_of("gh200-unknown", "9.0"), 2);
     EXPECT_EQ(l2_partitions_of("rtx5070ti", "12.0"), 0);
     EXPECT_EQ(l2_partitions_of("some-gpu", "7.5"), 0);
+    // The coalescer's fan-out: measured on the H100 and the H200 only.
+    EXPECT_EQ(l2_coalescer_fanout_of("h100", "9.0"), 4);
+    EXPECT_EQ(l2_coalescer_fanout_of("H200", "9.0"), 4);
+    EXPECT_EQ(l2_coalescer_fanout_of("gh200-unknown", "9.0"), 4);
+    EXPECT_EQ(l2_coalescer_fanout_of("a100", "8.0"), 0);
+    EXPECT_EQ(l2_coalescer_fanout_of("rtx5070ti", "12.0"), 0);
 }
