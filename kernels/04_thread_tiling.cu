@@ -7,6 +7,7 @@
 #include "can_run.hpp"
 #include "common.cuh"
 #include "gpu/occupancy.hpp"
+#include "l2_requests.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
 
@@ -138,13 +139,11 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     kernels::set_wave_dram_writes(r, d);
-    // L2 read requests: not predicted. Every warp walks the CTA's B columns (K × 512 B, more
-    // than L1 holds) once per row of its V; the eight warps read the same sectors, so L1 misses
-    // each between once per CTA and V times, by how far apart the warps run: measured 3.1 of 4
-    // at 2048³ on the H100 (docs/validation/h100-l2-read-path.csv).
-    r.notes.push_back(
-        "L2 read requests: not modelled: the CTA's B columns are walked V times, and how many of "
-        "those walks L1 serves from another warp's misses depends on how far apart the warps run");
+    // L2 read requests: every warp walks the CTA's B columns (K × 512 B, more than L1 holds) once
+    // per row of its V; the eight warps read the same sectors, so L1 misses each between once per
+    // CTA and V times, by how far apart the warps run: measured 2.7-4.0 walks (both shipped
+    // profiles, docs/validation/<gpu>-l2-read-path.csv).
+    ::tgemm::kernels::set_l2_requests_walked(r, s, 4, bm, bn, v);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K rounded up to 4 FFMAs "

@@ -78,4 +78,23 @@ void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::i
                                   bytes / 1e6, why));
 }
 
+void set_l2_requests_walked(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
+                            std::int64_t bn, int walks) {
+    const double strips = double(sector) * strip_sectors(s, element_bytes, bm, bn);
+    const double b = double(sector) * b_strip_sectors(s, element_bytes, bm, bn);
+    const double value = strips + double(walks - 1) * b;
+    r.l2_requested_bytes = value;
+    const std::string why = fmt::format(
+        "each warp walks the CTA's strip of B {} times, more than L1 holds: L1 misses each sector "
+        "of B once per walk (the value; the warps of a walk share its misses) down to once per CTA "
+        "(low end, L1 keeping the strip between walks, {:.1f} MB less), by how far apart the warps "
+        "run",
+        walks, (value - strips) / 1e6);
+    r.set_band(keys::l2_requested_bytes, {strips, value, why});
+    r.notes.push_back(fmt::format(
+        "L2 read requests: {:.1f} MB, the sectors of every CTA's strips of A and of its tile of C "
+        "once and of its strip of B {} times; band {:.1f} … {:.1f} MB: {}",
+        value / 1e6, walks, strips / 1e6, value / 1e6, why));
+}
+
 }  // namespace tgemm::kernels

@@ -35,4 +35,12 @@ namespace tgemm::kernels {
 void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
                      std::int64_t bn, int ctas_per_sm, int sm_count);
 
+// For a rung whose warps each walk the CTA's strip of B `walks` times, more than L1 holds
+// (thread_tiling: once per row of its V): L1 misses each sector of B between once per CTA (L1
+// keeps the strip between walks; the band's low end, the strips of set_l2_requests) and once per
+// walk (the value: the warps of a walk share its misses, nothing is kept between walks). Which,
+// depends on how far apart the warps run; a band, with a note.
+void set_l2_requests_walked(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
+                            std::int64_t bn, int walks);
+
 }  // namespace tgemm::kernels

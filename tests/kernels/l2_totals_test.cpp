@@ -99,7 +99,7 @@ TEST(L2Totals, LowEndNeverAboveTheRequests) {
     EXPECT_DOUBLE_EQ(r.l2_read_band->low, *r.l2_read_bytes);
 }
 
-// A rung with no model of what its L1 forwards (thread_tiling) gets no totals, and says so.
+// A rung with no model of what its L1 forwards gets no totals, and says so.
 TEST(L2Totals, NoRequestModelNoTotals) {
     const auto r = fp32_2048(48 * mib, 16 * mib, std::nullopt);
     EXPECT_FALSE(r.l2_read_bytes);

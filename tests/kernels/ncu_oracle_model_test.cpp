@@ -177,12 +177,12 @@ compared check_models(const std::string& gpu, const comparisons& counts,
 TEST_P(NcuOracle, ModelsHoldOnNsightComputesCounts) {
     const auto n = check_models(GetParam(), ncu_of(GetParam()));
     // The 17 kernels of the ladder at the six shipped shapes and the five tensor rungs at 8192³:
-    // 107 rows on each GPU, 101 with an L2 request model (all but thread_tiling's six, which has
-    // none, docs/models/l2.md). Fewer means a comparison file went missing.
+    // 107 rows on each GPU, every one with an L2 request model (thread_tiling's a band since
+    // 2026-11-27, docs/models/l2.md). Fewer means a comparison file went missing.
     EXPECT_EQ(n.rows, 107);
-    EXPECT_EQ(n.requests, 101);
-    // The L2's totals, reads and all bytes, on the same 101 rows.
-    EXPECT_EQ(n.totals, 202);
+    EXPECT_EQ(n.requests, 107);
+    // The L2's totals, reads and all bytes, on the same 107 rows.
+    EXPECT_EQ(n.totals, 214);
 }
 
 // The same at the three shapes in no shipped profile (docs/validation-new-shapes-<gpu>.md).
@@ -205,13 +205,13 @@ TEST_P(NcuOracle, ModelsHoldOnNsightComputesCountsAtNewShapes) {
         h200 ? std::set<std::string>{} : std::set<std::string>{"thread_tiling at 1536x1536x4096"};
     const auto n =
         check_models(GetParam(), ncu_of_new_shapes(GetParam()), read_misses, write_misses);
-    // 18 kernels but cuBLAS's two at three shapes, less the five a BF16 rung refuses: 43 rows;
-    // 40 with an L2 request model (all but thread_tiling's three; the ncu runs of 2026-11-25
-    // compared the requests of the tensor rungs only, those of 2026-11-27 every kernel's).
+    // 18 kernels but cuBLAS's two at three shapes, less the five a BF16 rung refuses: 43 rows,
+    // every one with an L2 request model (the ncu runs of 2026-11-25 compared the requests of the
+    // tensor rungs only, those of 2026-11-27 every kernel's).
     EXPECT_EQ(n.rows, 43);
-    EXPECT_EQ(n.requests, 40);
-    // The L2's totals on those 40 (the H200's read miss with its excess, as its fabric).
-    EXPECT_EQ(n.totals, 80);
+    EXPECT_EQ(n.requests, 43);
+    // The L2's totals on those 43 (the H200's read miss with its excess, as its fabric).
+    EXPECT_EQ(n.totals, 86);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, NcuOracle, ::testing::ValuesIn(test::shipped_gpus()),
