@@ -56,7 +56,8 @@ TEST(PlacementStart, AShortKernelBeforeTheCountedLaunch) {
     auto* shift_places = static_cast<probe::cta_placement*>(shift_out.raw());
     const auto shift = [&](int j) {
         if (j > 0)
-            probe::record_placement(shift_places, j, shift_threads, 0, shift_hold_ns, stream.get());
+            probe::record_placement(shift_places, j, shift_threads, 1024, shift_hold_ns,
+                                    stream.get());
     };
 
     // Where the placement probe (one CTA of 256 threads per SM, two waves) starts after j.
