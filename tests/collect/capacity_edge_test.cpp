@@ -1,9 +1,7 @@
-// Where a counted launch's first wave starts (docs/cupti.md, "The counter pass fixes where the
-// first wave starts"), and whether that moves the DRAM reads of the rows at the L2's capacity edge
-// where the tool's count and Nsight Compute's differ (docs/validation-method.md). A short kernel
-// of j CTAs launched after the flush, inside the preparation, may move where the next launch
-// starts; the test counts the placement probe and those rows after j = 0 … 112 of them. Printed
-// (docs/validation/<gpu>-placement-start.log); asserted only that every count ran. Needs a GPU.
+// The rows at the L2's capacity edge where the tool's DRAM reads and Nsight Compute's differ
+// launch after launch (docs/validation-method.md): what moves them. Counted as the tool counts a
+// pair (restore C, flush L2, the launch, in the counter pass). Printed
+// (docs/validation/<gpu>-capacity-edge.log); asserted only that every count ran. Needs a GPU.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -41,7 +39,10 @@ std::vector<std::pair<std::string, shape>> open_rows(const std::string& gpu) {
 
 }  // namespace
 
-TEST(PlacementStart, AShortKernelBeforeTheCountedLaunch) {
+// Where the first wave starts (docs/cupti.md, "The counter pass fixes where the first wave
+// starts"): a short kernel of j CTAs after the flush, inside the preparation, might move it; the
+// placement probe and the open rows counted after j = 0 … 112 of them.
+TEST(CapacityEdge, AShortKernelBeforeTheCountedLaunch) {
     REQUIRE_GPU(dev);
     const auto rows = open_rows(dev->info.key);
     if (rows.empty()) GTEST_SKIP() << "no capacity-edge rows listed for " << dev->info.key;
@@ -108,6 +109,44 @@ TEST(PlacementStart, AShortKernelBeforeTheCountedLaunch) {
                         id.c_str(), to_arg(s).c_str(), shifts[i], v.at("dram_read_bytes") / 1e6,
                         v.at("l2_fabric_bytes") / 1e6, v.at("l2_bytes") / 1e6);
             EXPECT_GT(v.at("dram_read_bytes"), 0) << id;
+        }
+    }
+}
+
+// Where the operands sit in memory: the L2 spreads lines over its slices and sets by physical
+// address, so at the capacity edge which lines evict each other may depend on it. Each open row
+// counted twice after `pad` MiB were allocated before its workspace (A, B, C and the flush
+// buffer, as the tool allocates them), for several pads.
+TEST(CapacityEdge, WhereTheOperandsSit) {
+    REQUIRE_GPU(dev);
+    const auto rows = open_rows(dev->info.key);
+    if (rows.empty()) GTEST_SKIP() << "no capacity-edge rows listed for " << dev->info.key;
+    cudaSetDevice(dev->index);
+    cudaFree(nullptr);
+    const cuda_stream stream;
+    counter_session session(dev->index);
+    const measure_options defaults;
+    for (const auto& [id, s] : rows) {
+        const auto& r = rung_registry::get().find(id);
+        for (const int pad_mib : {0, 2, 6, 10, 14, 30, 62, 126, 254}) {
+            const device_buffer pad(std::size_t(pad_mib) << 20 >> 2);
+            const workspace w(s, r.types, defaults.alpha, defaults.beta, dev->info.l2_bytes,
+                              stream.get(), nullptr, defaults.seed);
+            const auto launch = r.bind(w.args(), launch_context{stream.get(), nullptr});
+            const counter_job job{[&w] {
+                                      w.restore_c();
+                                      w.flush_l2();
+                                  },
+                                  launch};
+            const auto counted = session.collect({job, job});
+            for (const auto& c : counted) {
+                std::printf(
+                    "%s at %s, %3d MiB before its buffers (A at %p): DRAM reads %.2f MB, "
+                    "fabric %.2f MB\n",
+                    id.c_str(), to_arg(s).c_str(), pad_mib, w.a.raw(),
+                    c.values.at("dram_read_bytes") / 1e6, c.values.at("l2_fabric_bytes") / 1e6);
+                EXPECT_GT(c.values.at("dram_read_bytes"), 0) << id;
+            }
         }
     }
 }
