@@ -15,6 +15,8 @@
 #include "collect/cuda_handles.hpp"
 #include "collect/l2_flush.hpp"
 #include "collect/measure.hpp"
+#include "collect/timer.hpp"
+#include "collect/verify.hpp"
 #include "collect/workspace.hpp"
 #include "probe_kernels.hpp"
 #include "require_gpu.hpp"
@@ -148,5 +150,62 @@ TEST(CapacityEdge, WhereTheOperandsSit) {
                 EXPECT_GT(c.values.at("dram_read_bytes"), 0) << id;
             }
         }
+    }
+}
+
+// What the tool does before it counts a pair, step by step: a workspace without and with the
+// cuBLAS reference (and the handle made), then the verification launch, then the timed launches
+// (the default policy), then a plain workspace again; each row counted twice after each step, with
+// the launch's duration and SM clock.
+TEST(CapacityEdge, TheToolsStepsBeforeTheCount) {
+    REQUIRE_GPU(dev);
+    const auto rows = open_rows(dev->info.key);
+    if (rows.empty()) GTEST_SKIP() << "no capacity-edge rows listed for " << dev->info.key;
+    cudaSetDevice(dev->index);
+    cudaFree(nullptr);
+    const cuda_stream stream;
+    counter_session session(dev->index);
+    const measure_options defaults;
+    std::unique_ptr<cublas_handle> cublas;
+    const auto count = [&](const char* step, const std::string& id, const shape& s,
+                           const workspace& w, const bound_launch& launch) {
+        const counter_job job{[&w] {
+                                  w.restore_c();
+                                  w.flush_l2();
+                              },
+                              launch};
+        for (const auto& c : session.collect({job, job})) {
+            std::printf("%s at %s, %-34s DRAM reads %.2f MB, fabric %.2f MB, %.1f us at %.0f MHz\n",
+                        id.c_str(), to_arg(s).c_str(), step, c.values.at("dram_read_bytes") / 1e6,
+                        c.values.at("l2_fabric_bytes") / 1e6, c.values.at("duration_ns") / 1e3,
+                        c.values.at("sm_clock_hz") / 1e6);
+            EXPECT_GT(c.values.at("dram_read_bytes"), 0) << id;
+        }
+    };
+    for (const auto& [id, s] : rows) {
+        const auto& r = rung_registry::get().find(id);
+        {
+            const workspace w(s, r.types, defaults.alpha, defaults.beta, dev->info.l2_bytes,
+                              stream.get(), nullptr, defaults.seed);
+            const auto launch = r.bind(w.args(), launch_context{stream.get(), nullptr});
+            count("no cuBLAS, no reference:", id, s, w, launch);
+        }
+        if (!cublas) cublas = std::make_unique<cublas_handle>(stream.get());
+        const launch_context ctx{stream.get(), cublas->get()};
+        const workspace w(s, r.types, defaults.alpha, defaults.beta, dev->info.l2_bytes,
+                          stream.get(), cublas->get(), defaults.seed);
+        const auto launch = r.bind(w.args(), ctx);
+        count("the cuBLAS reference made:", id, s, w, launch);
+        EXPECT_TRUE(verify_rung(launch, w).ok) << id;
+        count("verified:", id, s, w, launch);
+        (void)time_rung(launch, w, defaults.timing);
+        count("timed:", id, s, w, launch);
+    }
+    for (const auto& [id, s] : rows) {
+        const auto& r = rung_registry::get().find(id);
+        const workspace w(s, r.types, defaults.alpha, defaults.beta, dev->info.l2_bytes,
+                          stream.get(), nullptr, defaults.seed);
+        const auto launch = r.bind(w.args(), launch_context{stream.get(), nullptr});
+        count("again without a reference:", id, s, w, launch);
     }
 }
