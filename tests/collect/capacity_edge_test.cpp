@@ -209,3 +209,58 @@ TEST(CapacityEdge, TheToolsStepsBeforeTheCount) {
         count("again without a reference:", id, s, w, launch);
     }
 }
+
+// What running a cuBLAS GEMM leaves in the process that a later launch feels (the step above where
+// the count moves): the L2 persisting limit, the stream's access policy window, and the count of
+// the first open row after each step, and after each possible undoing of it.
+TEST(CapacityEdge, WhatTheCublasReferenceLeaves) {
+    REQUIRE_GPU(dev);
+    const auto rows = open_rows(dev->info.key);
+    if (rows.empty()) GTEST_SKIP() << "no capacity-edge rows listed for " << dev->info.key;
+    cudaSetDevice(dev->index);
+    cudaFree(nullptr);
+    const cuda_stream stream;
+    counter_session session(dev->index);
+    const measure_options defaults;
+    int max_persisting = 0;
+    cudaDeviceGetAttribute(&max_persisting, cudaDevAttrMaxPersistingL2CacheSize, dev->index);
+    std::printf("the GPU's largest L2 set-aside for persisting accesses: %.1f MB\n",
+                max_persisting / 1e6);
+    const auto& [id, s] = rows.front();
+    const auto& r = rung_registry::get().find(id);
+    const workspace w(s, r.types, defaults.alpha, defaults.beta, dev->info.l2_bytes, stream.get(),
+                      nullptr, defaults.seed);
+    const auto launch = r.bind(w.args(), launch_context{stream.get(), nullptr});
+    const auto state_and_count = [&](const char* step) {
+        std::size_t persisting = 0;
+        cudaDeviceGetLimit(&persisting, cudaLimitPersistingL2CacheSize);
+        cudaStreamAttrValue window{};
+        cudaStreamGetAttribute(stream.get(), cudaStreamAttributeAccessPolicyWindow, &window);
+        const counter_job job{[&] {
+                                  w.restore_c();
+                                  w.flush_l2();
+                              },
+                              launch};
+        for (const auto& c : session.collect({job, job}))
+            std::printf(
+                "%-40s persisting limit %.1f MB, stream window %zu B (hit ratio %.2f); "
+                "%s at %s: DRAM reads %.2f MB\n",
+                step, persisting / 1e6, window.accessPolicyWindow.num_bytes,
+                window.accessPolicyWindow.hitRatio, id.c_str(), to_arg(s).c_str(),
+                c.values.at("dram_read_bytes") / 1e6);
+    };
+    state_and_count("at the start:");
+    const cublas_handle cublas(stream.get());
+    state_and_count("a cuBLAS handle on the stream:");
+    {
+        const workspace ref(s, r.types, defaults.alpha, defaults.beta, 0, stream.get(),
+                            cublas.get(), defaults.seed);
+        state_and_count("the cuBLAS reference run:");
+    }
+    state_and_count("its workspace freed:");
+    cudaCtxResetPersistingL2Cache();
+    state_and_count("cudaCtxResetPersistingL2Cache:");
+    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+    state_and_count("persisting limit set to 0:");
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+}
