@@ -264,3 +264,51 @@ TEST(CapacityEdge, WhatTheCublasReferenceLeaves) {
     state_and_count("persisting limit set to 0:");
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
 }
+
+// Which buffers: counted with buffers made before any cuBLAS call, after the handle was made, after
+// a cuBLAS GEMM ran, and after the persisting L2 limit was set to 0; the first buffers counted
+// again at the end.
+TEST(CapacityEdge, BuffersMadeBeforeAndAfterCublas) {
+    REQUIRE_GPU(dev);
+    const auto rows = open_rows(dev->info.key);
+    if (rows.empty()) GTEST_SKIP() << "no capacity-edge rows listed for " << dev->info.key;
+    cudaSetDevice(dev->index);
+    cudaFree(nullptr);
+    const cuda_stream stream;
+    counter_session session(dev->index);
+    const measure_options defaults;
+    const auto& [id, s] = rows.front();
+    const auto& r = rung_registry::get().find(id);
+    const auto make = [&] {
+        return std::make_unique<workspace>(s, r.types, defaults.alpha, defaults.beta,
+                                           dev->info.l2_bytes, stream.get(), nullptr,
+                                           defaults.seed);
+    };
+    const auto count = [&](const char* which, const workspace& w) {
+        const auto launch = r.bind(w.args(), launch_context{stream.get(), nullptr});
+        const counter_job job{[&w] {
+                                  w.restore_c();
+                                  w.flush_l2();
+                              },
+                              launch};
+        for (const auto& c : session.collect({job, job}))
+            std::printf("%-46s %s at %s: DRAM reads %.2f MB (A at %p)\n", which, id.c_str(),
+                        to_arg(s).c_str(), c.values.at("dram_read_bytes") / 1e6, w.a.raw());
+    };
+    const auto first = make();
+    count("buffers made before any cuBLAS call:", *first);
+    const cublas_handle cublas(stream.get());
+    const auto second = make();
+    count("buffers made after the handle:", *second);
+    {
+        const workspace ref(s, r.types, defaults.alpha, defaults.beta, 0, stream.get(),
+                            cublas.get(), defaults.seed);
+    }
+    const auto third = make();
+    count("buffers made after a cuBLAS GEMM:", *third);
+    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+    const auto fourth = make();
+    count("buffers made after the persisting limit 0:", *fourth);
+    count("the first buffers again:", *first);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+}
