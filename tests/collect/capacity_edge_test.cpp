@@ -312,3 +312,50 @@ TEST(CapacityEdge, BuffersMadeBeforeAndAfterCublas) {
     count("the first buffers again:", *first);
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
 }
+
+// Three processes' first counts, each test run alone (--gtest_filter): buffers made fresh, buffers
+// made after another workspace was made and freed (no cuBLAS), and the buffers of a workspace made
+// with the cuBLAS reference, as the tool makes them.
+namespace {
+
+void count_first_row(const char* which, bool free_one_first, bool with_reference) {
+    REQUIRE_GPU(dev);
+    const auto rows = open_rows(dev->info.key);
+    if (rows.empty()) GTEST_SKIP() << "no capacity-edge rows listed for " << dev->info.key;
+    cudaSetDevice(dev->index);
+    cudaFree(nullptr);
+    const cuda_stream stream;
+    counter_session session(dev->index);
+    const measure_options defaults;
+    const auto& [id, s] = rows.front();
+    const auto& r = rung_registry::get().find(id);
+    if (free_one_first) {
+        const workspace gone(s, r.types, defaults.alpha, defaults.beta, dev->info.l2_bytes,
+                             stream.get(), nullptr, defaults.seed);
+    }
+    std::unique_ptr<cublas_handle> cublas;
+    if (with_reference) cublas = std::make_unique<cublas_handle>(stream.get());
+    const workspace w(s, r.types, defaults.alpha, defaults.beta, dev->info.l2_bytes, stream.get(),
+                      cublas ? cublas->get() : nullptr, defaults.seed);
+    const auto launch = r.bind(w.args(), launch_context{stream.get(), nullptr});
+    const counter_job job{[&w] {
+                              w.restore_c();
+                              w.flush_l2();
+                          },
+                          launch};
+    for (const auto& c : session.collect({job, job, job}))
+        std::printf("%-52s %s at %s: DRAM reads %.2f MB\n", which, id.c_str(), to_arg(s).c_str(),
+                    c.values.at("dram_read_bytes") / 1e6);
+}
+
+}  // namespace
+
+TEST(CapacityEdge, FirstCountFreshBuffers) {
+    count_first_row("fresh buffers:", false, false);
+}
+TEST(CapacityEdge, FirstCountAfterAWorkspaceWasFreed) {
+    count_first_row("after a workspace was made and freed:", true, false);
+}
+TEST(CapacityEdge, FirstCountOfAWorkspaceWithTheReference) {
+    count_first_row("a workspace made with the cuBLAS reference:", false, true);
+}
