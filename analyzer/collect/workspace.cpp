@@ -147,35 +147,6 @@ workspace::workspace(const shape& s, operand_types types_, float alpha_, float b
     round_to(hb, types.ab);
     round_to(hc, types.c);
     const auto plan = plan_workspace(s, types, l2_bytes, cublas != nullptr);
-    // The reference first, on device copies of its own, and only then the buffers the rung runs
-    // on. Made the other way round, the counted launches of a kernel near the L2's capacity read
-    // more from DRAM than the same kernel on buffers made without the reference, in a process of
-    // their own (naive at 2500x3500x1200 on the H100: 66.6-66.8 MB against 64.1-64.3 MB, where
-    // Nsight Compute reads 63.9-64.0 MB; tests/collect/capacity_edge_test.cpp,
-    // docs/validation/h100-capacity-edge.log). Why is not known; made in this order the buffers
-    // are as an application's, and the count is the kernel's alone.
-    if (cublas) {
-        // The reference is FP32 arithmetic on exactly the values the rung reads (16-bit inputs
-        // are rounded on the host first, so the reference sees the same numbers).
-        reference = reference_gemm(cublas, stream, s, alpha, ha, hb, beta, hc);
-
-        // Tolerance. Any summation order of K products has error bounded by a multiple of
-        // u·Σ|a||b|; rounding errors of random sign grow like √K, not K, so the bound used is
-        // 8·√(K+2)·u·(|α|·Σ|a_ik||b_kj| + |β|·|c_ij|), far above honest rounding (a kernel and
-        // the reference may differ by twice one kernel's error) and far below a dropped or
-        // doubled product (≈ |a||b| ≈ 0.25 on average). A 16-bit C adds the rounding of the
-        // result to its type. See docs/measurement.md.
-        const auto sums = reference_gemm(cublas, stream, s, 1.0f, absolute(ha), absolute(hb), 0.0f,
-                                         std::vector<float>(mn, 0.0f));
-        const double factor =
-            8.0 * std::sqrt(static_cast<double>(s.k) + 2.0) * accumulation_unit(types.ab);
-        const double out_unit = output_rounding(types.c);
-        tolerance.resize(mn);
-        for (std::size_t i = 0; i < mn; ++i)
-            tolerance[i] = static_cast<float>(
-                factor * (std::fabs(alpha) * sums[i] + std::fabs(beta) * std::fabs(hc[i])) +
-                out_unit * std::fabs(reference[i]) + 1e-30);
-    }
     a = device_buffer(plan.a);
     b = device_buffer(plan.b);
     c0 = device_buffer(plan.c);
@@ -189,6 +160,28 @@ workspace::workspace(const shape& s, operand_types types_, float alpha_, float b
         flush = device_buffer(plan.flush);
         TGEMM_CUDA(cudaMemset(flush.raw(), 0, flush.bytes()));
     }
+    if (!cublas) return;
+
+    // The reference is FP32 arithmetic on exactly the values the rung reads (16-bit inputs are
+    // rounded on the host first, so the reference sees the same numbers).
+    reference = reference_gemm(cublas, stream, s, alpha, ha, hb, beta, hc);
+
+    // Tolerance. Any summation order of K products has error bounded by a multiple of
+    // u·Σ|a||b|; rounding errors of random sign grow like √K, not K, so the bound used is
+    // 8·√(K+2)·u·(|α|·Σ|a_ik||b_kj| + |β|·|c_ij|), far above honest rounding (a kernel and
+    // the reference may differ by twice one kernel's error) and far below a dropped or doubled
+    // product (≈ |a||b| ≈ 0.25 on average). A 16-bit C adds the rounding of the result to its
+    // type. See docs/measurement.md.
+    const auto sums = reference_gemm(cublas, stream, s, 1.0f, absolute(ha), absolute(hb), 0.0f,
+                                     std::vector<float>(mn, 0.0f));
+    const double factor =
+        8.0 * std::sqrt(static_cast<double>(s.k) + 2.0) * accumulation_unit(types.ab);
+    const double out_unit = output_rounding(types.c);
+    tolerance.resize(mn);
+    for (std::size_t i = 0; i < mn; ++i)
+        tolerance[i] = static_cast<float>(
+            factor * (std::fabs(alpha) * sums[i] + std::fabs(beta) * std::fabs(hc[i])) +
+            out_unit * std::fabs(reference[i]) + 1e-30);
 }
 
 gemm_args workspace::args() const {

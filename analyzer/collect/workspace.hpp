@@ -20,8 +20,8 @@ struct workspace_plan {
     std::size_t c = 0;          // each of the two: the pristine C and the working C
     std::size_t flush = 0;      // the L2 flush buffer: 4× the L2
     std::size_t reference = 0;  // FP32 copies of A, B and C that the cuBLAS reference runs on
-    // Everything the workspace allocates while it is made: an upper bound on what it holds at
-    // once (the reference's copies are freed before the other buffers are made).
+    // The most allocated at once: everything, while the reference runs (its copies are freed
+    // after it).
     [[nodiscard]] std::size_t bytes() const;
 };
 
