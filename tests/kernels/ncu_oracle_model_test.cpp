@@ -188,8 +188,8 @@ TEST_P(NcuOracle, ModelsHoldOnNsightComputesCounts) {
 // The same at the three shapes in no shipped profile (docs/validation-new-shapes-<gpu>.md).
 // The rows outside are those tests/kernels/new_shapes_dram_test.cpp names on the tool's counts,
 // less one: blocktiling_1d at 2500×3500×1200 on the H100, 10.6 % over the read model under the
-// tool's counted launch, is within it under ncu (the CUPTI pass near the L2's capacity,
-// docs/validation-method.md). Held outside, so a model that covers them shows.
+// tool's counted launch, is within it under ncu (the tool's workspace near the L2's capacity,
+// docs/cupti.md). Held outside, so a model that covers them shows.
 TEST_P(NcuOracle, ModelsHoldOnNsightComputesCountsAtNewShapes) {
     const bool h200 = GetParam() == "h200";
     // H200 smem_tiling at 1536×1536×4096: ncu's first run of 2026-11-27 reads 71.3 MB, 1.152 ×
