@@ -250,3 +250,18 @@ TEST(L2Requests, TheTmaRungsAskForTheWholeBoxAtRaggedShapes) {
     }
     EXPECT_EQ(compared, 6);
 }
+
+// By hand: thread_tiling at 2048³, 32 × 128 tiles (64 × 16 CTAs). A: 1024 CTAs × 32 rows × 8 KiB
+// = 268,435,456 B; B: 1024 CTAs × 2048 rows × 512 B = 1,073,741,824 B; C: 16,777,216 B. The value
+// walks B four times (V = 4), the low end once (docs/models/04_thread_tiling.md).
+TEST(L2Requests, ThreadTilingWalksBFourTimesAt2048) {
+    refined_model r;
+    kernels::set_l2_requests_walked(r, shape{2048, 2048, 2048}, 4, 32, 128, 4);
+    const double a = 268'435'456, b = 1'073'741'824, c = 16'777'216;
+    EXPECT_DOUBLE_EQ(*r.l2_requested_bytes, a + 4 * b + c);
+    ASSERT_TRUE(r.l2_requested_band);
+    EXPECT_DOUBLE_EQ(r.l2_requested_band->low, a + b + c);
+    EXPECT_DOUBLE_EQ(r.l2_requested_band->high, a + 4 * b + c);
+    EXPECT_NE(r.l2_requested_band->reason.find("walks the CTA's strip of B 4 times"),
+              std::string::npos);
+}
