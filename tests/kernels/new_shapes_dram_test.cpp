@@ -105,10 +105,10 @@ TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
         // H100: blocktiling_1d's 64×64 tiles at 2500×3500×1200 read 10.6 % more than the model,
         // whose waves of 264 CTAs keep B in L2 (docs/models/dram-waves.md); Nsight Compute
         // on the same launch reads 65.3 MB, 2.4 % over the model: the excess is the tool's
-        // counted pass, which near the L2's capacity reads more than ncu
-        // (docs/validation/h100-cupti-vs-ncu-capacity-edge.txt). H200: smem_tiling (32×32
-        // tiles) at 1536×1536×4096 reads 11.6 % (2026-11-25) and 13.4 % (2026-11-26, the profile
-        // measured again) more than the model (61.9 MB); on the H100 it is
+        // count, which near the L2's capacity reads more than ncu on the buffers of a workspace
+        // made with the cuBLAS reference (docs/cupti.md, docs/validation/h100-capacity-edge.log).
+        // H200: smem_tiling (32×32 tiles) at 1536×1536×4096 reads 11.6 % (2026-11-25) and 13.4 %
+        // (2026-11-26, the profile measured again) more than the model (61.9 MB); on the H100 it is
         // within its band. Not explained yet. (naive there, 21 % over the model before the
         // measured retention curve, is now within 10 %.)
         const auto it = known_misses.find(GetParam() + " " + where);
