@@ -19,7 +19,17 @@ if ! [[ "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
   echo "ncu_modes.sh: RUNS must be a whole number of runs, not '$RUNS'" >&2
   exit 2
 fi
-PAIRS=${PAIRS:?ncu_modes.sh: set PAIRS to kernel:size words}
+PAIRS=${PAIRS:-}
+if [ -z "$PAIRS" ]; then
+  echo "ncu_modes.sh: set PAIRS to kernel:size words (e.g. PAIRS=\"naive:2048\")" >&2
+  exit 2
+fi
+for pair in $PAIRS; do
+  if ! [[ "$pair" =~ ^[a-z0-9_]+:[0-9]+(x[0-9]+x[0-9]+)?$ ]]; then
+    echo "ncu_modes.sh: '$pair' in PAIRS is not kernel:size (N or MxNxK)" >&2
+    exit 2
+  fi
+done
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 B=${BUILD_DIR:-/tmp/b-modes}

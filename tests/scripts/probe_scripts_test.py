@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The GPU probe scripts without a GPU: scripts/probes/ncu_columns.py and ncu_table.py turn ncu's
 raw lines into the columns of docs/validation/, ncu_runs_csv.py saved ncu outputs into the rows of
-validate_ncu.py's --noise-csv, and the two shell scripts refuse bad numbers in
+validate_ncu.py's --noise-csv, and the shell scripts refuse bad numbers or pairs in
 one line with exit code 2 before they build or touch a GPU. Argument: the source tree."""
 import os
 import subprocess
@@ -112,6 +112,12 @@ with tempfile.TemporaryDirectory() as d:
     for env, needle in (({"REPEAT": "x"}, "REPEAT"), ({"NCU_RUNS": "-1"}, "NCU_RUNS")):
         one_line_exit_2(run(["bash", "scripts/probes/lrc_spread.sh"], {**env, "OUT": d}), needle,
                         f"lrc_spread.sh with {env}")
+    for env, needle in (({"PAIRS": "naive:2048", "RUNS": "x"}, "RUNS"),
+                        ({"PAIRS": "naive:2048", "RUNS": "0"}, "RUNS"),
+                        ({"PAIRS": ""}, "set PAIRS"),
+                        ({"PAIRS": "naive 2048"}, "not kernel:size")):
+        one_line_exit_2(run(["bash", "scripts/probes/ncu_modes.sh"], {**env, "OUT": d}), needle,
+                        f"ncu_modes.sh with {env}")
     for arg in ("abc", "0"):
         one_line_exit_2(run(["bash", "scripts/fleet_node.sh", arg], {"OUT": d}),
                         "positive whole number", f"fleet_node.sh {arg}")
