@@ -51,8 +51,9 @@ void add_l2_totals(refined_model& r, const shape& s, const l2_operands& e, int p
     const double distinct = ab + double(e.c_element_bytes) * double(s.m) * double(s.n);
     // A response serves at most `fanout` requests for its sector, and every sector asked for
     // reaches the L2 once: at least requests / fanout and the distinct sectors arrive.
-    const double merged_most = fanout > 0 ? std::max(distinct, requested.low / fanout) : distinct;
-    const range sm_reads{requested.value, std::min(requested.low, merged_most), requested.high};
+    const double least_reaching =
+        fanout > 0 ? std::max(distinct, requested.low / fanout) : distinct;
+    const range sm_reads{requested.value, std::min(requested.low, least_reaching), requested.high};
 
     const range reads{sm_reads.value + fabric_read.value, sm_reads.low + fabric_read.low,
                       sm_reads.high + fabric_read.high};
@@ -66,7 +67,7 @@ void add_l2_totals(refined_model& r, const shape& s, const l2_operands& e, int p
                   "as many merged as one response may serve ({} requests for a sector): "
                   "{} of the {} asked for reach the L2, and no less than the distinct "
                   "sectors of A, B and C ({})",
-                  fanout, mb(merged_most), mb(requested.low), mb(distinct))
+                  fanout, mb(least_reaching), mb(requested.low), mb(distinct))
             : fmt::format("all but one per distinct sector of A, B and C ({})", mb(distinct));
     const std::string why = fmt::format(
         "the L2 request coalescer merges requests for one sector from SMs of one domain "

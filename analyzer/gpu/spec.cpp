@@ -32,6 +32,21 @@ std::string limits_source(std::string_view cc) {
     return std::string(sm_limits_source) + "; compute capability " + std::string(cc);
 }
 
+// `field` of the GPU with this key, or else of every known GPU of compute capability `cc` where
+// they all agree; 0 when neither says.
+int known_of(std::string_view key, std::string_view cc, int gpu_spec::*field) {
+    const auto want = lower(key);
+    for (const auto& s : gpu_specs())
+        if (s.key == want) return s.*field;
+    std::optional<int> found;
+    for (const auto& s : gpu_specs()) {
+        if (fmt::format("{}.{}", s.cc_major, s.cc_minor) != cc) continue;
+        if (found && *found != s.*field) return 0;
+        found = s.*field;
+    }
+    return found.value_or(0);
+}
+
 }  // namespace
 
 const std::vector<gpu_spec>& gpu_specs() {
@@ -153,25 +168,6 @@ const gpu_spec& find_gpu(std::string_view key) {
     const auto keys = gpu_keys();
     throw error(error_kind::usage, unknown_name_message("GPU", key, keys));
 }
-
-namespace {
-
-// `field` of the GPU with this key, or else of every known GPU of compute capability `cc` where
-// they all agree; 0 when neither says.
-int known_of(std::string_view key, std::string_view cc, int gpu_spec::*field) {
-    const auto want = lower(key);
-    for (const auto& s : gpu_specs())
-        if (s.key == want) return s.*field;
-    std::optional<int> found;
-    for (const auto& s : gpu_specs()) {
-        if (fmt::format("{}.{}", s.cc_major, s.cc_minor) != cc) continue;
-        if (found && *found != s.*field) return 0;
-        found = s.*field;
-    }
-    return found.value_or(0);
-}
-
-}  // namespace
 
 int l2_partitions_of(std::string_view key, std::string_view cc) {
     return known_of(key, cc, &gpu_spec::l2_partitions);
