@@ -8,9 +8,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,12 +37,19 @@ struct edge_row {
     shape size;
 };
 
-// The rows of issue 10's open capacity-edge comparisons on this GPU.
+// The rows of issue 10's open DRAM and fabric comparisons on this GPU.
 std::vector<edge_row> open_rows(const std::string& gpu) {
     if (gpu == "h200")
-        return {{"smem_register", {2048, 2048, 2048}}, {"blocktiling_1d", {2048, 2048, 2048}}};
-    if (gpu == "h100")
-        return {{"naive", {2500, 3500, 1200}}, {"blocktiling_1d", {2500, 3500, 1200}}};
+        return {{"smem_register", {2048, 2048, 2048}},
+                {"blocktiling_1d", {2048, 2048, 2048}},
+                {"naive", {1536, 1536, 4096}}};
+    if (gpu == "h100") {
+        std::vector<edge_row> rows;
+        for (const char* k : {"naive", "blocktiling_1d", "smem_tiling", "thread_tiling",
+                              "outer_product", "smem_register"})
+            rows.push_back({k, {2500, 3500, 1200}});
+        return rows;
+    }
     return {};
 }
 
@@ -54,7 +64,6 @@ class CapacityEdge : public ::testing::Test {
         cudaSetDevice(dev.index);
         cudaFree(nullptr);
         stream = std::make_unique<cuda_stream>();
-        session = std::make_unique<counter_session>(dev.index);
     }
 
     // The workspace of `row` as the tool makes one (with its L2 flush buffer), with the cuBLAS
@@ -79,7 +88,8 @@ class CapacityEdge : public ::testing::Test {
                                   if (before) before();
                               },
                               launch};
-        for (const auto& c : session->collect(std::vector<counter_job>(std::size_t(times), job))) {
+        for (const auto& c :
+             counters().collect(std::vector<counter_job>(std::size_t(times), job))) {
             const auto& v = c.values;
             std::printf("%-46s %s at %s: DRAM reads %.2f MB, fabric %.2f MB, %.1f us at %.0f MHz\n",
                         label.c_str(), row.kernel.c_str(), to_arg(row.size).c_str(),
@@ -103,7 +113,13 @@ class CapacityEdge : public ::testing::Test {
     local_device dev;
     std::vector<edge_row> rows;
     std::unique_ptr<cuda_stream> stream;  // made in SetUp, once a GPU is known
-    std::unique_ptr<counter_session> session;
+    // Made at the first count, so that a process that only launches (TheWorkspaceStepByStep's
+    // launch step) runs under Nsight Compute, which holds the profiler itself.
+    mutable std::unique_ptr<counter_session> session;
+    counter_session& counters() const {
+        if (!session) session = std::make_unique<counter_session>(dev.index);
+        return *session;
+    }
     measure_options defaults;
 };
 
@@ -130,7 +146,7 @@ TEST_F(CapacityEdge, AShortKernelBeforeTheCountedLaunch) {
     const device_buffer buffer(std::size_t(ctas) * sizeof(probe::cta_placement));
     auto* out = static_cast<probe::cta_placement*>(buffer.raw());
     for (const int j : shifts) {
-        (void)session->collect(
+        (void)counters().collect(
             [&] {
                 flush_l2(scratch.get(), scratch.size(), stream->get());
                 shift(j);
@@ -249,4 +265,122 @@ TEST_F(CapacityEdge, FirstCountAfterAWorkspaceWasFreed) {
 }
 TEST_F(CapacityEdge, FirstCountOfAWorkspaceWithTheReference) {
     count_first_row("a workspace made with the cuBLAS reference:", false, true);
+}
+
+// The workspace's construction taken apart: TGEMM_EDGE_STEPS names steps run in order in this
+// process (scripts/probes/capacity_edge_steps.sh runs each list in a fresh one):
+//   ws        the counted workspaces of the rows, made as run-kernel makes them (no reference)
+//   toolws    the same with the cuBLAS reference, as the tool makes them
+//   ref       the reference's steps by hand on the first row's shape: FP32 copies allocated and
+//             uploaded, one cublasSgemm, C downloaded, the copies freed
+//   ref-nogemm   the same without the GEMM;  ref-discard  with the copies' L2 lines discarded
+//             (discard.global.L2) before they are freed
+//   handle    a cuBLAS handle made now (the steps that need one make it when none is yet); prints
+//             how much device memory making it took
+//   pad<N>    N KiB allocated and held from now on
+//   refws     a workspace of the first row made with the reference and no flush buffer, freed
+//   reset     cudaCtxResetPersistingL2Cache
+//   evl       read a 4x-L2 scratch buffer with an L2 evict_last policy, then discard its lines
+//   launch    every row launched three times after the tool's preparation, without counters
+//             (for Nsight Compute: scripts/probes/capacity_edge_steps.sh with NCU=1)
+//   count     every row counted three times after the tool's preparation;  count-evl  the same
+//             with evl after the flush
+// Skips when the variable is unset.
+TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
+    const char* env = std::getenv("TGEMM_EDGE_STEPS");
+    if (!env || !*env) GTEST_SKIP() << "TGEMM_EDGE_STEPS names no steps";
+    std::unique_ptr<cublas_handle> cublas;
+    std::vector<std::unique_ptr<workspace>> counted;
+    std::unique_ptr<device_buffer> scratch;
+    std::vector<std::unique_ptr<device_buffer>> pads;
+    const device_buffer sink(1);
+    const auto evict_last_then_discard = [&] {
+        if (!scratch) {
+            scratch =
+                std::make_unique<device_buffer>(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
+            cudaMemset(scratch->raw(), 0, scratch->bytes());
+        }
+        probe::read_evict_last(scratch->get(), scratch->size(), sink.get(), stream->get());
+        probe::discard_l2(scratch->get(), scratch->bytes() / 128 * 128, stream->get());
+    };
+    const auto reference_by_hand = [&](bool gemm, bool discard) {
+        if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
+        const auto& s = rows.front().size;
+        const auto mk = std::size_t(s.m * s.k), kn = std::size_t(s.k * s.n),
+                   mn = std::size_t(s.m * s.n);
+        const device_buffer da(mk), db(kn), dc(mn);
+        std::vector<float> host(std::max({mk, kn, mn}), 0.5f);
+        for (const auto* b : {&da, &db, &dc})
+            cudaMemcpy(b->raw(), host.data(), b->bytes(), cudaMemcpyHostToDevice);
+        const float alpha = 1.0f, beta = 0.5f;
+        if (gemm) {
+            ASSERT_EQ(cublasSgemm(cublas->get(), CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), int(s.m),
+                                  int(s.k), &alpha, db.get(), int(s.n), da.get(), int(s.k), &beta,
+                                  dc.get(), int(s.n)),
+                      CUBLAS_STATUS_SUCCESS);
+        }
+        cudaStreamSynchronize(stream->get());
+        cudaMemcpy(host.data(), dc.raw(), dc.bytes(), cudaMemcpyDeviceToHost);
+        if (discard)
+            for (const auto* b : {&da, &db, &dc})
+                probe::discard_l2(b->get(), b->bytes() / 128 * 128, stream->get());
+        cudaStreamSynchronize(stream->get());
+    };
+    std::stringstream steps(env);
+    std::string step;
+    while (std::getline(steps, step, ',')) {
+        if (step == "ws" || step == "toolws") {
+            if (step == "toolws" && !cublas)
+                cublas = std::make_unique<cublas_handle>(stream->get());
+            counted.clear();
+            for (const auto& row : rows)
+                counted.push_back(make(row, step == "toolws" ? cublas->get() : nullptr));
+        } else if (step == "ref" || step == "ref-nogemm" || step == "ref-discard") {
+            reference_by_hand(step != "ref-nogemm", step == "ref-discard");
+        } else if (step == "handle") {
+            std::size_t free_before = 0, free_after = 0, total = 0;
+            cudaMemGetInfo(&free_before, &total);
+            if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
+            cudaMemGetInfo(&free_after, &total);
+            std::printf("%s: the cuBLAS handle took %.3f MiB\n", env,
+                        (double(free_before) - double(free_after)) / (1 << 20));
+        } else if (step.rfind("pad", 0) == 0) {
+            pads.push_back(std::make_unique<device_buffer>(std::stoul(step.substr(3)) * 256));
+        } else if (step == "refws") {
+            if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
+            const auto& r = rung_registry::get().find(rows.front().kernel);
+            (void)workspace(rows.front().size, r.types, defaults.alpha, defaults.beta, 0,
+                            stream->get(), cublas->get(), defaults.seed);
+        } else if (step == "reset") {
+            cudaCtxResetPersistingL2Cache();
+        } else if (step == "evl") {
+            evict_last_then_discard();
+            cudaStreamSynchronize(stream->get());
+        } else if (step == "launch") {
+            ASSERT_EQ(counted.size(), rows.size()) << "launch before ws or toolws";
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const auto launch =
+                    rung_registry::get()
+                        .find(rows[i].kernel)
+                        .bind(counted[i]->args(), launch_context{stream->get(), nullptr});
+                for (int n = 0; n < 3; ++n) {
+                    counted[i]->restore_c();
+                    counted[i]->flush_l2();
+                    launch();
+                }
+            }
+            cudaStreamSynchronize(stream->get());
+        } else if (step == "count" || step == "count-evl") {
+            ASSERT_EQ(counted.size(), rows.size()) << "count before ws or toolws";
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                if (step == "count")
+                    count(std::string(env) + ":", rows[i], *counted[i], 3);
+                else
+                    count(std::string(env) + ":", rows[i], *counted[i], 3, evict_last_then_discard);
+            }
+        } else {
+            FAIL() << "unknown step '" << step << "' in TGEMM_EDGE_STEPS";
+        }
+        ASSERT_EQ(cudaGetLastError(), cudaSuccess) << step;
+    }
 }

@@ -31,6 +31,28 @@ __global__ void read_all_kernel(const float* p, std::size_t n, float* out) {
     if (acc == 1.2345e-30f) *out = acc;
 }
 
+__global__ void read_evict_last_kernel(const float4* p, std::size_t n, float* out) {
+    unsigned long long policy;
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    float acc = 0;
+    for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += gridDim.x * blockDim.x) {
+        float a, b, c, d;
+        asm volatile("ld.global.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+                     : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
+                     : "l"(p + i), "l"(policy)
+                     : "memory");
+        acc += a + b + c + d;
+    }
+    if (acc == 1.2345e-30f) *out = acc;
+}
+
+__global__ void discard_kernel(char* p, std::size_t lines) {
+    for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < lines;
+         i += gridDim.x * blockDim.x)
+        asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + i * 128) : "memory");
+}
+
 __device__ __forceinline__ void st4(float* p) {
     asm volatile("st.global.f32 [%0], %1;" ::"l"(p), "f"(1.0f) : "memory");
 }
@@ -222,6 +244,12 @@ void spin(long long cycles, int* sink, cudaStream_t s) {
 }
 void touch(const float* p, std::size_t n, float* out, cudaStream_t s) {
     touch_kernel<<<1024, 256, 0, s>>>(p, n, out);
+}
+void read_evict_last(const float* p, std::size_t n, float* out, cudaStream_t s) {
+    read_evict_last_kernel<<<1024, 256, 0, s>>>(reinterpret_cast<const float4*>(p), n / 4, out);
+}
+void discard_l2(float* p, std::size_t bytes, cudaStream_t s) {
+    discard_kernel<<<1024, 256, 0, s>>>(reinterpret_cast<char*>(p), bytes / 128);
 }
 
 }  // namespace tgemm::probe

@@ -48,6 +48,13 @@ void read_on_sm(const float* p, std::size_t n, float* out, int sm, int sms, int 
 void read_in_step(const float* p, std::size_t n, const int* order, int readers,
                   long long skew_cycles, unsigned* arrivals, unsigned long long* began, float* out,
                   int sms, int smem_bytes, cudaStream_t s);
+// Reads n floats once with an L2 evict_last policy on every load (createpolicy), the priority
+// cuBLAS's own kernels may give their operands: lines so marked are the last a normal access
+// evicts, so a plain flush may leave them.
+void read_evict_last(const float* p, std::size_t n, float* out, cudaStream_t s);
+// Drops every L2 line of [p, p + bytes) without writing it back (discard.global.L2, 128 B a
+// line); `bytes` a multiple of 128 and p 128-byte aligned.
+void discard_l2(float* p, std::size_t bytes, cudaStream_t s);
 // Where a CTA ran: its SM and when it started (%globaltimer, ns).
 struct cta_placement {
     int sm = -1;
