@@ -71,8 +71,13 @@ class CapacityEdge : public ::testing::Test {
     [[nodiscard]] std::unique_ptr<workspace> make(const edge_row& row,
                                                   cublasHandle_t cublas = nullptr) const {
         const auto& r = rung_registry::get().find(row.kernel);
+        auto seed = defaults.seed;
+        // The tool's seed for the shape (measure.cpp, space_for), for the toolseed step.
+        if (tool_seed)
+            seed ^= static_cast<std::uint64_t>(row.size.m * 73856093 ^ row.size.n * 19349663 ^
+                                               row.size.k * 83492791);
         return std::make_unique<workspace>(row.size, r.types, defaults.alpha, defaults.beta,
-                                           dev.info.l2_bytes, stream->get(), cublas, defaults.seed);
+                                           dev.info.l2_bytes, stream->get(), cublas, seed);
     }
 
     // Counts `row` on `w` `times` times in one profiler start per group, each launch after the
@@ -121,6 +126,7 @@ class CapacityEdge : public ::testing::Test {
         return *session;
     }
     measure_options defaults;
+    bool tool_seed = false;  // make(): the operands' values as the tool draws them
 };
 
 }  // namespace
@@ -278,6 +284,7 @@ TEST_F(CapacityEdge, FirstCountOfAWorkspaceWithTheReference) {
 //   handle    a cuBLAS handle made now (the steps that need one make it when none is yet); prints
 //             how much device memory making it took
 //   pad<N>    N KiB allocated and held from now on
+//   toolseed  the workspaces made after it hold the values the tool draws for the shape
 //   refws     a workspace of the first row made with the reference and no flush buffer, freed
 //   reset     cudaCtxResetPersistingL2Cache
 //   evl       read a 4x-L2 scratch buffer with an L2 evict_last policy, then discard its lines
@@ -351,6 +358,8 @@ TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
             const auto& r = rung_registry::get().find(rows.front().kernel);
             (void)workspace(rows.front().size, r.types, defaults.alpha, defaults.beta, 0,
                             stream->get(), cublas->get(), defaults.seed);
+        } else if (step == "toolseed") {
+            tool_seed = true;
         } else if (step == "reset") {
             cudaCtxResetPersistingL2Cache();
         } else if (step == "evl") {
