@@ -277,6 +277,10 @@ TEST_F(CapacityEdge, FirstCountOfAWorkspaceWithTheReference) {
 // process (scripts/probes/capacity_edge_steps.sh runs each list in a fresh one):
 //   ws        the counted workspaces of the rows, made as run-kernel makes them (no reference)
 //   toolws    the same with the cuBLAS reference, as the tool makes them
+//   sharedws  one workspace with the reference for every row, as the tool shares one between the
+//             rungs of a shape with the same operand types (the rows' shapes and types alike)
+//   verify, time   each row verified against the reference, or timed with the tool's default
+//             policy (measure.cpp does both before it counts)
 //   ref       the reference's steps by hand on the first row's shape: FP32 copies allocated and
 //             uploaded, one cublasSgemm, C downloaded, the copies freed
 //   ref-nogemm   the same without the GEMM;  ref-discard  with the copies' L2 lines discarded
@@ -298,6 +302,7 @@ TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
     if (!env || !*env) GTEST_SKIP() << "TGEMM_EDGE_STEPS names no steps";
     std::unique_ptr<cublas_handle> cublas;
     std::vector<std::unique_ptr<workspace>> counted;
+    std::unique_ptr<workspace> shared;
     std::unique_ptr<device_buffer> scratch;
     std::vector<std::unique_ptr<device_buffer>> pads;
     const device_buffer sink(1);
@@ -340,8 +345,26 @@ TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
             if (step == "toolws" && !cublas)
                 cublas = std::make_unique<cublas_handle>(stream->get());
             counted.clear();
+            shared.reset();
             for (const auto& row : rows)
                 counted.push_back(make(row, step == "toolws" ? cublas->get() : nullptr));
+        } else if (step == "sharedws") {
+            if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
+            counted.clear();
+            shared = make(rows.front(), cublas->get());
+        } else if (step == "verify" || step == "time") {
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const workspace& w = shared ? *shared : *counted.at(i);
+                const auto launch =
+                    rung_registry::get()
+                        .find(rows[i].kernel)
+                        .bind(w.args(),
+                              launch_context{stream->get(), cublas ? cublas->get() : nullptr});
+                if (step == "verify")
+                    EXPECT_TRUE(verify_rung(launch, w).ok) << rows[i].kernel;
+                else
+                    (void)time_rung(launch, w, defaults.timing);
+            }
         } else if (step == "ref" || step == "ref-nogemm" || step == "ref-discard") {
             reference_by_hand(step != "ref-nogemm", step == "ref-discard");
         } else if (step == "handle") {
