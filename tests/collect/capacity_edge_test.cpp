@@ -350,6 +350,8 @@ TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
                 counted.push_back(make(row, step == "toolws" ? cublas->get() : nullptr));
         } else if (step == "sharedws") {
             if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
+            for (const auto& row : rows)
+                ASSERT_TRUE(row.size == rows.front().size) << "sharedws needs one shape";
             counted.clear();
             shared = make(rows.front(), cublas->get());
         } else if (step == "verify" || step == "time") {
