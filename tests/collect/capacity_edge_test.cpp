@@ -288,6 +288,8 @@ TEST_F(CapacityEdge, FirstCountOfAWorkspaceWithTheReference) {
 //   handle    a cuBLAS handle made now (the steps that need one make it when none is yet); prints
 //             how much device memory making it took
 //   pad<N>    N KiB allocated and held from now on
+//   session   the counter session opened now (else at the first count), as the tool opens it
+//             after its cuBLAS handle and before any workspace
 //   toolseed  the workspaces made after it hold the values the tool draws for the shape
 //   refws     a workspace of the first row made with the reference and no flush buffer, freed
 //   reset     cudaCtxResetPersistingL2Cache
@@ -383,6 +385,8 @@ TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
             const auto& r = rung_registry::get().find(rows.front().kernel);
             (void)workspace(rows.front().size, r.types, defaults.alpha, defaults.beta, 0,
                             stream->get(), cublas->get(), defaults.seed);
+        } else if (step == "session") {
+            (void)counters();
         } else if (step == "toolseed") {
             tool_seed = true;
         } else if (step == "reset") {
