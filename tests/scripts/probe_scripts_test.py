@@ -118,6 +118,11 @@ with tempfile.TemporaryDirectory() as d:
                         ({"PAIRS": "naive 2048"}, "not kernel:size")):
         one_line_exit_2(run(["bash", "scripts/probes/ncu_modes.sh"], {**env, "OUT": d}), needle,
                         f"ncu_modes.sh with {env}")
+    for env, needle in (({"STEPS": ""}, "set STEPS"),
+                        ({"STEPS": "ws,count", "REPEAT": "0"}, "REPEAT"),
+                        ({"STEPS": "ws,count", "BUILD_DIR": d}, "no test binary")):
+        one_line_exit_2(run(["bash", "scripts/probes/capacity_edge_steps.sh"], env), needle,
+                        f"capacity_edge_steps.sh with {env}")
     for arg in ("abc", "0"):
         one_line_exit_2(run(["bash", "scripts/fleet_node.sh", arg], {"OUT": d}),
                         "positive whole number", f"fleet_node.sh {arg}")

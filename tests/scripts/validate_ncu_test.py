@@ -366,5 +366,82 @@ class Inputs(unittest.TestCase):
                 os.unlink(path)
 
 
+def placement_log(tool, ncu):
+    """A log as scripts/probes/capacity_edge_steps.sh writes it: {recipe: MB} for the tool's
+    counter and for ncu, one launch each, DRAM reads and fabric alike; a preparation kernel too."""
+    lines = ["# header\n"]
+    for recipe, mb in tool.items():
+        lines.append(f"{recipe},count:   naive at 2500x3500x1200: DRAM reads {mb:.2f} MB, "
+                     f"fabric {mb:.2f} MB, 3300.1 us at 1978 MHz\n")
+    for recipe, mb in ncu.items():
+        lines.append(f"{recipe},launch: ncu <unnamed>::tgemm_aux_l2_flush: DRAM reads 209.72 MB, "
+                     f"fabric 105.80 MB\n")
+        lines.append(f"{recipe},launch: ncu tgemm::<unnamed>::naive_kernel: DRAM reads {mb:.2f} "
+                     f"MB, fabric {mb:.2f} MB\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+        f.writelines(lines)
+    return f.name
+
+
+class Placements(unittest.TestCase):
+    RECIPES = ["ws", "handle,ws", "pad1024,ws", "pad2048,ws", "pad3072,ws"]
+
+    def counts(self, tool, ncu):
+        path = placement_log(tool, ncu)
+        try:
+            return v.placement_counts([path])
+        finally:
+            os.unlink(path)
+
+    def test_the_log_gives_each_counter_its_recipes_and_ncu_the_tools_size(self):
+        c = self.counts({"ws": 64.0, "session,sharedws": 66.6}, {"ws": 64.1})
+        self.assertEqual(set(c), {("naive", "2500x3500x1200", "dram_read_bytes"),
+                                  ("naive", "2500x3500x1200", "l2_fabric_bytes")})
+        reads = c[("naive", "2500x3500x1200", "dram_read_bytes")]
+        self.assertEqual(reads["tool"], {"ws": [64.0e6], "session,sharedws": [66.6 * 1e6]})
+        self.assertEqual(reads["ncu"], {"ws": [64.1 * 1e6]})
+
+    def test_agreeing_medians_and_both_values_in_range_explain_the_row(self):
+        tool = dict(zip(self.RECIPES, (66.6, 64.1, 66.7, 64.0, 64.2)))
+        ncu = dict(zip(self.RECIPES, (64.0, 64.0, 64.0, 64.0, 66.2)))
+        c = self.counts(tool, ncu)[("naive", "2500x3500x1200", "dram_read_bytes")]
+        ok, explained, note = judge("dram_read_bytes", 66.86e6, 63.95e6, placements=c)
+        self.assertFalse(ok)
+        self.assertTrue(explained, note)
+        self.assertIn("medians over the 5 both ran 6.42e+07 and 6.4e+07 (+0.31%", note)
+        # The profile's value beyond 2 % of every count of the tool's: open.
+        _, explained, note = judge("dram_read_bytes", 68.1e6, 63.95e6, placements=c)
+        self.assertFalse(explained)
+        self.assertTrue(note.startswith("UNEXPLAINED; over 5 allocation recipes"), note)
+
+    def test_medians_more_than_two_percent_apart_explain_nothing(self):
+        tool = dict(zip(self.RECIPES, (52.2, 52.4, 52.5, 52.9, 52.0)))
+        ncu = dict(zip(self.RECIPES, (54.1, 54.3, 54.1, 54.8, 55.0)))
+        c = self.counts(tool, ncu)[("naive", "2500x3500x1200", "dram_read_bytes")]
+        _, explained, note = judge("dram_read_bytes", 52.3e6, 54.6e6, placements=c)
+        self.assertFalse(explained, note)
+        self.assertIn("(-3.50%, --placements)", note)
+
+    def test_too_few_recipes_in_common_explain_nothing(self):
+        tool = dict(zip(self.RECIPES, (66.6, 64.1, 66.7, 64.0, 64.2)))
+        ncu = {"ws": 64.0, "other": 66.6}
+        c = self.counts(tool, ncu)[("naive", "2500x3500x1200", "dram_read_bytes")]
+        _, explained, note = judge("dram_read_bytes", 66.6e6, 64.0e6, placements=c)
+        self.assertFalse(explained)
+        self.assertIn("1 allocation recipes counted by both", note)
+
+    def test_ncu_lines_of_a_kernel_the_tool_counted_at_no_size_are_refused(self):
+        path = placement_log({}, {"ws": 64.0})
+        try:
+            with self.assertRaises(SystemExit) as e:
+                v.placement_counts([path])
+            self.assertIn("ncu's naive is counted at 0 sizes", str(e.exception))
+            with self.assertRaises(SystemExit) as e:
+                v.placement_counts([path + ".missing"])
+            self.assertIn("--placements " + path + ".missing", str(e.exception))
+        finally:
+            os.unlink(path)
+
+
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)
