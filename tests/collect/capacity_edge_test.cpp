@@ -1,8 +1,8 @@
 // The rows at the L2's capacity edge where the tool's DRAM reads and Nsight Compute's differ
 // launch after launch (docs/validation-method.md): what moves them. Each row counted as the tool
 // counts a pair (restore C, flush L2, the launch, in the counter pass) after one change of what
-// comes before. Printed (docs/validation/<gpu>-capacity-edge.log; docs/cupti.md, "Not less L2
-// under the counted pass, but the tool's own workspace"); asserted only that every count ran.
+// comes before. Printed (docs/validation/<gpu>-capacity-edge*.log; docs/validation-method.md, "The
+// capacity edge: where the operands sit"); asserted only that every count ran.
 // Needs a GPU.
 #include <gtest/gtest.h>
 

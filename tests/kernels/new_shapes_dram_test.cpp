@@ -104,9 +104,10 @@ TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
         // The known misses, each held to its measured excess so that a change either way shows:
         // H100: blocktiling_1d's 64×64 tiles at 2500×3500×1200 read 10.6 % more than the model,
         // whose waves of 264 CTAs keep B in L2 (docs/models/dram-waves.md); Nsight Compute
-        // on the same launch reads 65.3 MB, 2.4 % over the model: the excess is the tool's
-        // count, which near the L2's capacity reads more than ncu on the buffers of a workspace
-        // made with the cuBLAS reference (docs/cupti.md, docs/validation/h100-capacity-edge.log).
+        // on run-kernel reads 65.3 MB, 2.4 % over the model: at the L2's capacity edge the count
+        // follows where the operands sit in physical memory (65.3-71.0 MB over 27 allocation
+        // recipes, docs/validation-method.md), and the tool's process order is a dear one. The
+        // model has no band for the placement yet.
         // H200: smem_tiling (32×32 tiles) at 1536×1536×4096 reads 11.6 % (2026-11-25) and 13.4 %
         // (2026-11-26, the profile measured again) more than the model (61.9 MB); on the H100 it is
         // within its band. Not explained yet. (naive there, 21 % over the model before the
