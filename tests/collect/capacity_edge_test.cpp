@@ -423,3 +423,35 @@ TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
         ASSERT_EQ(cudaGetLastError(), cudaSuccess) << step;
     }
 }
+
+// Whether where a set sits moves the L2's retention edge (gpu/l2_retention.hpp, measured with one
+// placement by Collector.L2HoldsLinesEverySmReadsUpToAboutHalfItsSize): the same sweep of a set
+// every SM reads twice, its second read counted, on a buffer allocated after TGEMM_EDGE_PAD_KIB
+// KiB (one fresh process per pad, scripts/probes/capacity_edge_steps.sh does not run this).
+// Skips when the variable is unset.
+TEST_F(CapacityEdge, RetentionAfterAPad) {
+    const char* env = std::getenv("TGEMM_EDGE_PAD_KIB");
+    if (!env || !*env) GTEST_SKIP() << "TGEMM_EDGE_PAD_KIB names no pad";
+    const device_buffer pad(std::stoul(env) * 256);
+    const double half = 0.5 * double(dev.info.l2_bytes);
+    const device_buffer data(std::size_t(2.4 * half) / sizeof(float) / 32 * 32 + 32);
+    const device_buffer scratch(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
+    cudaMemset(data.raw(), 0, data.bytes());
+    cudaMemset(scratch.raw(), 0, scratch.bytes());
+    const int sms = dev.info.sm_count;
+    float* sink = data.get() + data.size() - 1;
+    for (const double f : {0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.25}) {
+        const std::size_t n = std::size_t(f * half / sizeof(float)) / 32 * 32;
+        const auto v = counters().collect(
+            [&] {
+                flush_l2(scratch.get(), scratch.size(), stream->get());
+                probe::read_by_every_sm(data.get(), n, sink, sms, stream->get());
+            },
+            [&] { probe::read_by_every_sm(data.get(), n, sink, sms, stream->get()); });
+        const double bytes = double(n) * sizeof(float);
+        const double reread = v.values.at("dram_read_bytes");
+        std::printf("pad %s KiB: set %.2f x half the L2: DRAM reads %8.2f MB = %.3f of the set\n",
+                    env, bytes / half, reread / 1e6, reread / bytes);
+        EXPECT_GE(reread, 0) << bytes;
+    }
+}
