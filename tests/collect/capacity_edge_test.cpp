@@ -8,15 +8,14 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "capacity_edge_fixture.hpp"
 #include "collect/counter_session.hpp"
 #include "collect/cuda_handles.hpp"
 #include "collect/device.hpp"
@@ -30,106 +29,7 @@
 
 using namespace tgemm;
 
-namespace {
-
-struct edge_row {
-    std::string kernel;
-    shape size;
-};
-
-// The rows of issue 10's open DRAM and fabric comparisons on this GPU.
-std::vector<edge_row> open_rows(const std::string& gpu) {
-    if (gpu == "h200")
-        return {{"smem_register", {2048, 2048, 2048}},
-                {"blocktiling_1d", {2048, 2048, 2048}},
-                {"naive", {1536, 1536, 4096}}};
-    if (gpu == "h100") {
-        std::vector<edge_row> rows;
-        for (const char* k : {"naive", "blocktiling_1d", "smem_tiling", "thread_tiling",
-                              "outer_product", "smem_register"})
-            rows.push_back({k, {2500, 3500, 1200}});
-        return rows;
-    }
-    return {};
-}
-
-class CapacityEdge : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        const auto probe = probe_local_device();
-        if (!probe.device) GTEST_SKIP() << "no GPU: " << probe.why_none;
-        dev = *probe.device;
-        rows = open_rows(dev.info.key);
-        if (rows.empty()) GTEST_SKIP() << "no capacity-edge rows listed for " << dev.info.key;
-        cudaSetDevice(dev.index);
-        cudaFree(nullptr);
-        stream = std::make_unique<cuda_stream>();
-    }
-
-    // The workspace of `row` as the tool makes one (with its L2 flush buffer), with the cuBLAS
-    // reference where a handle is given.
-    [[nodiscard]] std::unique_ptr<workspace> make(const edge_row& row,
-                                                  cublasHandle_t cublas = nullptr) const {
-        const auto& r = rung_registry::get().find(row.kernel);
-        auto seed = defaults.seed;
-        // The tool's seed for the shape (measure.cpp, space_for), for the toolseed step.
-        if (tool_seed)
-            seed ^= static_cast<std::uint64_t>(row.size.m * 73856093 ^ row.size.n * 19349663 ^
-                                               row.size.k * 83492791);
-        return std::make_unique<workspace>(row.size, r.types, defaults.alpha, defaults.beta,
-                                           dev.info.l2_bytes, stream->get(), cublas, seed);
-    }
-
-    // Counts `row` on `w` `times` times in one profiler start per group, each launch after the
-    // tool's preparation and `before` (if any), and prints each count after `label`.
-    void count(const std::string& label, const edge_row& row, const workspace& w, int times = 2,
-               const std::function<void()>& before = {}) const {
-        const auto launch = rung_registry::get()
-                                .find(row.kernel)
-                                .bind(w.args(), launch_context{stream->get(), nullptr});
-        const counter_job job{[&w, &before] {
-                                  w.restore_c();
-                                  w.flush_l2();
-                                  if (before) before();
-                              },
-                              launch};
-        for (const auto& c :
-             counters().collect(std::vector<counter_job>(std::size_t(times), job))) {
-            const auto& v = c.values;
-            std::printf("%-46s %s at %s: DRAM reads %.2f MB, fabric %.2f MB, %.1f us at %.0f MHz\n",
-                        label.c_str(), row.kernel.c_str(), to_arg(row.size).c_str(),
-                        v.at("dram_read_bytes") / 1e6, v.at("l2_fabric_bytes") / 1e6,
-                        v.at("duration_ns") / 1e3, v.at("sm_clock_hz") / 1e6);
-            EXPECT_GT(v.at("dram_read_bytes"), 0) << row.kernel;
-        }
-    }
-
-    // The first row counted three times in this process, after `free_one_first` (a workspace made
-    // and freed before) and with the cuBLAS reference made for the counted buffers or not. Each
-    // case is a test of its own, to be run alone (--gtest_filter): the process's first count.
-    void count_first_row(const char* label, bool free_one_first, bool with_reference) const {
-        if (free_one_first) (void)make(rows.front());
-        std::unique_ptr<cublas_handle> cublas;
-        if (with_reference) cublas = std::make_unique<cublas_handle>(stream->get());
-        const auto w = make(rows.front(), cublas ? cublas->get() : nullptr);
-        count(label, rows.front(), *w, 3);
-    }
-
-    local_device dev;
-    std::vector<edge_row> rows;
-    std::unique_ptr<cuda_stream> stream;  // made in SetUp, once a GPU is known
-    // Made at the first count, so that a process that only launches (TheWorkspaceStepByStep's
-    // launch step) runs under Nsight Compute, which holds the profiler itself.
-    mutable std::unique_ptr<counter_session> session;
-    counter_session& counters() const {
-        if (!session) session = std::make_unique<counter_session>(dev.index);
-        return *session;
-    }
-    measure_options defaults;
-    bool tool_seed = false;  // make(): the operands' values as the tool draws them
-};
-
-}  // namespace
+using tgemm::test::CapacityEdge;
 
 // Where the first wave starts (docs/cupti.md, "The counter pass fixes where the first wave
 // starts"): a short kernel of j CTAs after the flush, inside the preparation, might move it; the
@@ -271,157 +171,6 @@ TEST_F(CapacityEdge, FirstCountAfterAWorkspaceWasFreed) {
 }
 TEST_F(CapacityEdge, FirstCountOfAWorkspaceWithTheReference) {
     count_first_row("a workspace made with the cuBLAS reference:", false, true);
-}
-
-// The workspace's construction taken apart: TGEMM_EDGE_STEPS names steps run in order in this
-// process (scripts/probes/capacity_edge_steps.sh runs each list in a fresh one):
-//   ws        the counted workspaces of the rows, made as run-kernel makes them (no reference)
-//   toolws    the same with the cuBLAS reference, as the tool makes them
-//   sharedws  one workspace with the reference for every row, as the tool shares one between the
-//             rungs of a shape with the same operand types (the rows' shapes and types alike)
-//   verify, time   each row verified against the reference, or timed with the tool's default
-//             policy (measure.cpp does both before it counts)
-//   ref       the reference's steps by hand on the first row's shape: FP32 copies allocated and
-//             uploaded, one cublasSgemm, C downloaded, the copies freed
-//   ref-nogemm   the same without the GEMM;  ref-discard  with the copies' L2 lines discarded
-//             (discard.global.L2) before they are freed
-//   handle    a cuBLAS handle made now (the steps that need one make it when none is yet); prints
-//             how much device memory making it took
-//   pad<N>    N KiB allocated and held from now on
-//   session   the counter session opened now (else at the first count), as the tool opens it
-//             after its cuBLAS handle and before any workspace
-//   toolseed  the workspaces made after it hold the values the tool draws for the shape
-//   refws     a workspace of the first row made with the reference and no flush buffer, freed
-//   reset     cudaCtxResetPersistingL2Cache
-//   evl       read a 4x-L2 scratch buffer with an L2 evict_last policy, then discard its lines
-//   launch    every row launched three times after the tool's preparation, without counters
-//             (for Nsight Compute: scripts/probes/capacity_edge_steps.sh with NCU=1)
-//   count     every row counted three times after the tool's preparation;  count-evl  the same
-//             with evl after the flush
-// Skips when the variable is unset.
-TEST_F(CapacityEdge, TheWorkspaceStepByStep) {
-    const char* env = std::getenv("TGEMM_EDGE_STEPS");
-    if (!env || !*env) GTEST_SKIP() << "TGEMM_EDGE_STEPS names no steps";
-    std::unique_ptr<cublas_handle> cublas;
-    std::vector<std::unique_ptr<workspace>> counted;
-    std::unique_ptr<workspace> shared;
-    std::unique_ptr<device_buffer> scratch;
-    std::vector<std::unique_ptr<device_buffer>> pads;
-    const device_buffer sink(1);
-    const auto evict_last_then_discard = [&] {
-        if (!scratch) {
-            scratch =
-                std::make_unique<device_buffer>(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
-            cudaMemset(scratch->raw(), 0, scratch->bytes());
-        }
-        probe::read_evict_last(scratch->get(), scratch->size(), sink.get(), stream->get());
-        probe::discard_l2(scratch->get(), scratch->bytes() / 128 * 128, stream->get());
-    };
-    const auto reference_by_hand = [&](bool gemm, bool discard) {
-        if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
-        const auto& s = rows.front().size;
-        const auto mk = std::size_t(s.m * s.k), kn = std::size_t(s.k * s.n),
-                   mn = std::size_t(s.m * s.n);
-        const device_buffer da(mk), db(kn), dc(mn);
-        std::vector<float> host(std::max({mk, kn, mn}), 0.5f);
-        for (const auto* b : {&da, &db, &dc})
-            cudaMemcpy(b->raw(), host.data(), b->bytes(), cudaMemcpyHostToDevice);
-        const float alpha = 1.0f, beta = 0.5f;
-        if (gemm) {
-            ASSERT_EQ(cublasSgemm(cublas->get(), CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), int(s.m),
-                                  int(s.k), &alpha, db.get(), int(s.n), da.get(), int(s.k), &beta,
-                                  dc.get(), int(s.n)),
-                      CUBLAS_STATUS_SUCCESS);
-        }
-        cudaStreamSynchronize(stream->get());
-        cudaMemcpy(host.data(), dc.raw(), dc.bytes(), cudaMemcpyDeviceToHost);
-        if (discard)
-            for (const auto* b : {&da, &db, &dc})
-                probe::discard_l2(b->get(), b->bytes() / 128 * 128, stream->get());
-        cudaStreamSynchronize(stream->get());
-    };
-    std::stringstream steps(env);
-    std::string step;
-    while (std::getline(steps, step, ',')) {
-        if (step == "ws" || step == "toolws") {
-            if (step == "toolws" && !cublas)
-                cublas = std::make_unique<cublas_handle>(stream->get());
-            counted.clear();
-            shared.reset();
-            for (const auto& row : rows)
-                counted.push_back(make(row, step == "toolws" ? cublas->get() : nullptr));
-        } else if (step == "sharedws") {
-            if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
-            for (const auto& row : rows)
-                ASSERT_TRUE(row.size == rows.front().size) << "sharedws needs one shape";
-            counted.clear();
-            shared = make(rows.front(), cublas->get());
-        } else if (step == "verify" || step == "time") {
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const workspace& w = shared ? *shared : *counted.at(i);
-                const auto launch =
-                    rung_registry::get()
-                        .find(rows[i].kernel)
-                        .bind(w.args(),
-                              launch_context{stream->get(), cublas ? cublas->get() : nullptr});
-                if (step == "verify")
-                    EXPECT_TRUE(verify_rung(launch, w).ok) << rows[i].kernel;
-                else
-                    (void)time_rung(launch, w, defaults.timing);
-            }
-        } else if (step == "ref" || step == "ref-nogemm" || step == "ref-discard") {
-            reference_by_hand(step != "ref-nogemm", step == "ref-discard");
-        } else if (step == "handle") {
-            std::size_t free_before = 0, free_after = 0, total = 0;
-            cudaMemGetInfo(&free_before, &total);
-            if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
-            cudaMemGetInfo(&free_after, &total);
-            std::printf("%s: the cuBLAS handle took %.3f MiB\n", env,
-                        (double(free_before) - double(free_after)) / (1 << 20));
-        } else if (step.rfind("pad", 0) == 0) {
-            pads.push_back(std::make_unique<device_buffer>(std::stoul(step.substr(3)) * 256));
-        } else if (step == "refws") {
-            if (!cublas) cublas = std::make_unique<cublas_handle>(stream->get());
-            const auto& r = rung_registry::get().find(rows.front().kernel);
-            (void)workspace(rows.front().size, r.types, defaults.alpha, defaults.beta, 0,
-                            stream->get(), cublas->get(), defaults.seed);
-        } else if (step == "session") {
-            (void)counters();
-        } else if (step == "toolseed") {
-            tool_seed = true;
-        } else if (step == "reset") {
-            cudaCtxResetPersistingL2Cache();
-        } else if (step == "evl") {
-            evict_last_then_discard();
-            cudaStreamSynchronize(stream->get());
-        } else if (step == "launch") {
-            ASSERT_TRUE(shared || counted.size() == rows.size()) << "launch before a workspace";
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const workspace& w = shared ? *shared : *counted[i];
-                const auto launch = rung_registry::get()
-                                        .find(rows[i].kernel)
-                                        .bind(w.args(), launch_context{stream->get(), nullptr});
-                for (int n = 0; n < 3; ++n) {
-                    w.restore_c();
-                    w.flush_l2();
-                    launch();
-                }
-            }
-            cudaStreamSynchronize(stream->get());
-        } else if (step == "count" || step == "count-evl") {
-            ASSERT_TRUE(shared || counted.size() == rows.size()) << "count before a workspace";
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const workspace& w = shared ? *shared : *counted[i];
-                if (step == "count")
-                    count(std::string(env) + ":", rows[i], w, 3);
-                else
-                    count(std::string(env) + ":", rows[i], w, 3, evict_last_then_discard);
-            }
-        } else {
-            FAIL() << "unknown step '" << step << "' in TGEMM_EDGE_STEPS";
-        }
-        ASSERT_EQ(cudaGetLastError(), cudaSuccess) << step;
-    }
 }
 
 // Whether where a set sits moves the L2's retention edge (gpu/l2_retention.hpp, measured with one
