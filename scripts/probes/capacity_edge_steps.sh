@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The workspace's construction taken apart at the L2's capacity edge
-# (tests/collect/capacity_edge_test.cpp, CapacityEdge.TheWorkspaceStepByStep): each list of
+# (tests/collect/capacity_edge_steps_test.cpp, CapacityEdge.TheWorkspaceStepByStep): each list of
 # steps in STEPS (space-separated; steps within a list comma-separated) runs in a fresh process,
 # REPEAT times, and its counts are appended to LOG with one header line per run. With NCU=1 each
 # process runs under Nsight Compute (--cache-control none: the test's launch step prepares as
