@@ -430,6 +430,26 @@ class Placements(unittest.TestCase):
         self.assertFalse(explained)
         self.assertIn("1 allocation recipes counted by both", note)
 
+    def test_the_committed_logs_say_what_the_docs_say(self):
+        """docs/validation-method.md, "The capacity edge: where the operands sit": on the H100
+        the two counters' medians agree within 1.5 % on all twelve (pair, counter) rows; on the
+        H200 blocktiling_1d's reads agree and smem_register's differ by more than 2 %."""
+        logs = os.path.join(HERE, "..", "..", "docs", "validation")
+        h100 = v.placement_counts([os.path.join(logs, "h100-capacity-edge-placements.log")])
+        self.assertEqual(len(h100), 12)
+        for (kernel, size, key), counts in h100.items():
+            _, note = v.placement_note(1.0, 1.0, counts)
+            gap = float(note.split("(")[-1].split("%")[0])
+            self.assertLessEqual(abs(gap), 1.5, (kernel, key, note))
+        h200 = v.placement_counts([os.path.join(logs, "h200-capacity-edge-placements.log")])
+        explained, _ = v.placement_note(50.3885e6, 52.1352e6,
+                                        h200[("blocktiling_1d", "2048", "dram_read_bytes")])
+        self.assertTrue(explained)
+        explained, note = v.placement_note(52.3146e6, 54.569e6,
+                                           h200[("smem_register", "2048", "dram_read_bytes")])
+        self.assertFalse(explained)
+        self.assertIn("(-3.14%", note)
+
     def test_ncu_lines_of_a_kernel_the_tool_counted_at_no_size_are_refused(self):
         path = placement_log({}, {"ws": 64.0})
         try:
