@@ -28,7 +28,8 @@ struct edge_row {
     shape size;
 };
 
-// The rows of issue 10's open DRAM and fabric comparisons on this GPU.
+// The pairs at the L2's capacity edge whose DRAM reads or fabric bytes differed from Nsight
+// Compute's on this GPU (issue 10; docs/validation-method.md).
 inline std::vector<edge_row> open_rows(const std::string& gpu) {
     if (gpu == "h200")
         return {{"smem_register", {2048, 2048, 2048}},
