@@ -20,6 +20,7 @@ import io
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -392,15 +393,8 @@ def placement_note(tool, ref, counts):
     if len(both) < MIN_PLACEMENTS:
         return False, f"{len(both)} allocation recipes counted by both (--placements)"
 
-    def median(values):
-        v = sorted(values)
-        return (v[len(v) // 2] + v[(len(v) - 1) // 2]) / 2
-
-    def mean(values):
-        return sum(values) / len(values)
-
-    med_t = median([mean(mine[r]) for r in both])
-    med_n = median([mean(theirs[r]) for r in both])
+    med_t = statistics.median(statistics.fmean(mine[r]) for r in both)
+    med_n = statistics.median(statistics.fmean(theirs[r]) for r in both)
     t_all = [x for v in mine.values() for x in v]
     n_all = [x for v in theirs.values() for x in v]
     t_lo, t_hi, n_lo, n_hi = min(t_all), max(t_all), min(n_all), max(n_all)

@@ -5,7 +5,8 @@
 # REPEAT times, and its counts are appended to LOG with one header line per run. With NCU=1 each
 # process runs under Nsight Compute (--cache-control none: the test's launch step prepares as
 # the tool does; --clock-control none), which counts DRAM reads and fabric sectors of every
-# launch; the rung's launches are logged, the preparation's tgemm_aux_* kernels left out.
+# launch; scripts/probes/ncu_edge_lines.py logs the rung's launches in the test's own form (the
+# preparation's tgemm_aux_* kernels left out: the earlier form of this script kept them).
 #   TREE=$(git rev-parse --short HEAD) LOG=$OUT/edge.log STEPS="ws,count toolws,count" \
 #     BUILD_DIR=/tmp/b bash scripts/probes/capacity_edge_steps.sh
 #   NCU=1 STEPS="ws,launch handle,ws,launch" ... bash scripts/probes/capacity_edge_steps.sh
@@ -34,24 +35,7 @@ for r in $(seq "$REPEAT"); do
       TGEMM_EDGE_STEPS=$s ncu --csv --print-units base --cache-control none --clock-control none \
         --metrics dram__bytes_read.sum,lts__t_sectors_srcunit_ltcfabric.sum \
         "$T" --gtest_filter=CapacityEdge.TheWorkspaceStepByStep 2>&1 |
-        python3 -c '
-import csv, sys
-steps = sys.argv[1]
-rows = [r for r in csv.reader(l for l in sys.stdin if l.startswith("\""))]
-if not rows:
-    print(steps + ": ncu wrote no rows")
-    sys.exit()
-head = rows[0]
-k, m, v, i = (head.index(c) for c in ("Kernel Name", "Metric Name", "Metric Value", "ID"))
-launches = {}
-for r in rows[1:]:
-    if not r[k].startswith("tgemm_aux") and "probe" not in r[k]:
-        launches.setdefault((int(r[i]), r[k]), {})[r[m]] = float(r[v].replace(",", ""))
-for (_, name), vals in sorted(launches.items()):
-    print("%s: ncu %s: DRAM reads %.2f MB, fabric %.2f MB" % (steps, name.split("(")[0],
-          vals.get("dram__bytes_read.sum", 0) / 1e6,
-          vals.get("lts__t_sectors_srcunit_ltcfabric.sum", 0) * 32 / 1e6))
-' "$s" >>"$LOG"
+        python3 "$(dirname "$0")/ncu_edge_lines.py" "$s" >>"$LOG"
       continue
     fi
     echo "# $gpu, $(date -u +%FT%TZ), the tree of ${TREE:-unknown}, run $r: TGEMM_EDGE_STEPS=$s $T --gtest_filter=CapacityEdge.TheWorkspaceStepByStep" >>"$LOG"

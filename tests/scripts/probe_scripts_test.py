@@ -3,6 +3,7 @@
 raw lines into the columns of docs/validation/, ncu_runs_csv.py saved ncu outputs into the rows of
 validate_ncu.py's --noise-csv, and the shell scripts refuse bad numbers or pairs in
 one line with exit code 2 before they build or touch a GPU. Argument: the source tree."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import tempfile
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
 import ncu_columns  # noqa: E402
+import ncu_edge_lines  # noqa: E402
 import ncu_runs_csv  # noqa: E402
 import ncu_table  # noqa: E402
 
@@ -167,6 +169,40 @@ with tempfile.TemporaryDirectory() as d:
         check(r.returncode != 0 and len(lines) == 1 and needle in lines[0],
               f"ncu_runs_csv.py {argv}: rc {r.returncode}, {r.stderr!r}")
         check(not os.path.exists(out), f"ncu_runs_csv.py {argv} wrote {out}")
+
+# ncu_edge_lines.py: one line per launch of a rung, the preparation's and the probes' kernels left
+# out, in the form validate_ncu.py --placements reads; a launch without one of the two metrics is
+# refused, an output without ncu's CSV said in one line.
+edge_csv = [
+    "==PROF== noise\n",
+    '"ID","Kernel Name","Metric Name","Metric Value"\n',
+    '"0","<unnamed>::tgemm_aux_l2_flush(const float4 *)","dram__bytes_read.sum","209,720,000"\n',
+    '"1","tgemm::<unnamed>::naive_kernel(int, int)","dram__bytes_read.sum","64,110,000"\n',
+    '"1","tgemm::<unnamed>::naive_kernel(int, int)","lts__t_sectors_srcunit_ltcfabric.sum",'
+    '"2,252,000"\n',
+    '"2","tgemm::probe::<unnamed>::discard_kernel(char *)","dram__bytes_read.sum","5"\n',
+]
+lines = ncu_edge_lines.edge_lines("ws,launch", edge_csv)
+check(lines == ["ws,launch: ncu tgemm::<unnamed>::naive_kernel: DRAM reads 64.11 MB, fabric 72.06 MB"],
+      f"ncu_edge_lines: {lines}")
+spec = importlib.util.spec_from_file_location(
+    "validate_ncu", os.path.join(ROOT, "scripts", "validate_ncu.py"))
+validate_ncu = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(validate_ncu)
+m = validate_ncu.PLACEMENT_LINE.match(lines[0])
+check(m is not None and m["ncu"] and m["kernel"] == "naive" and m["reads"] == "64.11",
+      f"validate_ncu.py --placements reads ncu_edge_lines' line: {m}")
+try:
+    ncu_edge_lines.edge_lines("ws,launch", edge_csv[:4])
+    check(False, "ncu_edge_lines on a launch without its fabric metric raises")
+except ValueError as e:
+    check("no lts__t_sectors_srcunit_ltcfabric.sum" in str(e), f"ncu_edge_lines error: {e}")
+check(ncu_edge_lines.edge_lines("ws,launch", ["no csv\n"]) == ["ws,launch: ncu wrote no rows"],
+      "ncu_edge_lines on an output without rows")
+r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "probes", "ncu_edge_lines.py")],
+                   input="", capture_output=True, text=True)
+check(r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1 and "steps" in r.stderr,
+      f"ncu_edge_lines.py without its argument: rc {r.returncode}, {r.stderr!r}")
 
 for f in failures:
     print("FAILED:", f)
