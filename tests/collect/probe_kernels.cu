@@ -199,6 +199,22 @@ __global__ void read_on_sm_kernel(const float* p, std::size_t n, float* out, int
     if (acc == 1.2345e-30f) *out = acc;
 }
 
+// One CTA per SM (the shared memory it asks for admits no second); CTA b reads slice b % slices
+// of the n floats (each slice n / slices of them, 16-byte loads), so each line is read by
+// gridDim.x / slices CTAs, far apart in launch order.
+__global__ void read_slices_kernel(const float4* p, std::size_t n4, int slices, float* out) {
+    extern __shared__ char reserved[];
+    if (threadIdx.x == 0) reserved[0] = 1;
+    const std::size_t len = n4 / static_cast<std::size_t>(slices);
+    const float4* q = p + static_cast<std::size_t>(blockIdx.x % slices) * len;
+    float acc = 0;
+    for (std::size_t i = threadIdx.x; i < len; i += blockDim.x) {
+        const float4 v = q[i];
+        acc += v.x + v.y + v.z + v.w;
+    }
+    if (acc == 1.2345e-30f) *out = acc;
+}
+
 }  // namespace
 
 void read_on_sm(const float* p, std::size_t n, float* out, int sm, int sms, int smem_bytes,
@@ -206,6 +222,14 @@ void read_on_sm(const float* p, std::size_t n, float* out, int sm, int sms, int 
     cudaFuncSetAttribute(read_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                          smem_bytes);
     read_on_sm_kernel<<<sms, 1024, smem_bytes, s>>>(p, n, out, sm);
+}
+
+void read_slices(const float* p, std::size_t n, int slices, float* out, int sms, int smem_bytes,
+                 cudaStream_t s) {
+    cudaFuncSetAttribute(read_slices_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         smem_bytes);
+    read_slices_kernel<<<sms, 1024, smem_bytes, s>>>(reinterpret_cast<const float4*>(p), n / 4,
+                                                     slices, out);
 }
 
 void read_in_step(const float* p, std::size_t n, const int* order, int readers,

@@ -38,6 +38,11 @@ void read_by_every_sm(const float* p, std::size_t n, float* out, int sms, cudaSt
 // per SM: the CTA that runs on SM `sm` reads all n floats, the others nothing.
 void read_on_sm(const float* p, std::size_t n, float* out, int sm, int sms, int smem_bytes,
                 cudaStream_t s);
+// `sms` CTAs of 1024 threads, one per SM (`smem_bytes` admits no second): the n floats (a multiple
+// of 4 × `slices`) in `slices` equal slices, CTA b reading slice b % slices once, so each line is
+// read by sms / slices SMs (docs/models/dram-waves.md, "How many SMs read a line").
+void read_slices(const float* p, std::size_t n, int slices, float* out, int sms, int smem_bytes,
+                 cudaStream_t s);
 // Several SMs reading one buffer at about the same time, for the L2 request coalescer
 // (tests/collect/request_coalescer_test.cpp). `sms` CTAs of 1024 threads, one per SM (`smem_bytes`
 // admits no second); the CTA on SM s with order[s] = i >= 0 waits until every such CTA has
