@@ -90,7 +90,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // in step, so groups of 132 consecutive CTAs (1.03 row strips, every column tile) each
     // stream B once, less what L2 still holds of the group before (wave_dram.hpp).
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
-    const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, mc);
+    const auto d = kernels::reg_tiling::estimate_drifting_dram(s, tile, tile, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     kernels::set_wave_dram_writes(r, d);

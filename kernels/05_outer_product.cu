@@ -123,7 +123,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram).
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
-    const auto d = rt::estimate_drifting_dram(s, bm, bn, mc);
+    const auto d = rt::estimate_drifting_dram(s, bm, bn, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     kernels::set_wave_dram_writes(r, d);

@@ -166,7 +166,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
     // (reg_tiling_model.hpp, estimate_drifting_dram), the band's high end.
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
-    const auto d = rt::estimate_drifting_dram(s, l, l, mc);
+    const auto d = rt::estimate_drifting_dram(s, l, l, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     kernels::set_wave_dram_writes(r, d);
     ::tgemm::kernels::set_l2_requests(r, s, 4, l, l, per_sm, mc.sm_count);
@@ -203,7 +203,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto in_step = rt::estimate_wave_dram(s, l, l, per_sm, mc);
     auto no_reuse_ctx = mc;
     no_reuse_ctx.l2_bytes = 0;
-    const auto no_reuse = rt::estimate_drifting_dram(s, l, l, no_reuse_ctx);
+    const auto no_reuse = rt::estimate_drifting_dram(s, l, l, per_sm, no_reuse_ctx);
     // Where a group's strips fit in half the L2 and a wave's do not, the model (groups keeping
     // the group before's strips) reads less than the wave in step: the low end is the fewer,
     // each with the strips kept up to the end of the L2's measured edge (wave_dram.hpp).

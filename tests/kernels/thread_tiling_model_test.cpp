@@ -57,3 +57,18 @@ TEST(ThreadTilingModel, L1AndDramAt4096) {
     // dirty in L2; every earlier tile has all of B behind it (64 MiB, over half the L2): written.
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 67108864.0 - 136 * 16384.0);
 }
+
+TEST(ThreadTilingModel, WriteBandWhenTheWholeGridIsResident) {
+    // 1536×1536×4096: 12 × 48 = 576 CTAs of 32×128 (16 KiB of C each), 5 per SM: 660 slots, so
+    // the whole grid is one resident wave. Value, the groups of 132 as sequential waves: groups
+    // 0–3 (528 tiles) each have a later group's strips behind them (all of B, 24 MiB, and 11
+    // strips of A, 5.5 MiB: over half the L2, 25 MiB), so they are written; group 4 (48 tiles)
+    // stays dirty. Low end, the groups finishing together as they start: no strip is read after
+    // the one wave's tiles, so nothing is written (the H100 wrote 0.03 MB, the H200 0.07 MB).
+    const auto r = model_of(shape{1536, 1536, 4096}).refined;
+    EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 528 * 16384.0);
+    const auto* band = r.band(keys::dram_write_bytes);
+    ASSERT_NE(band, nullptr);
+    EXPECT_DOUBLE_EQ(band->low, 0);
+    EXPECT_GE(band->high, 528 * 16384.0);
+}
