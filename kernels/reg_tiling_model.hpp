@@ -139,8 +139,9 @@ struct wave_dram : wave_reads {
     auto d = estimate_wave_dram(s, bm, bn, 1, mc);
     if (ctas_per_sm > 1) {
         const auto together = estimate_wave_dram(s, bm, bn, ctas_per_sm, mc);
-        d.c_written_low =
-            std::min({d.c_written_low, together.c_written_bytes, together.c_written_low});
+        const double low = std::min(together.c_written_bytes, together.c_written_low);
+        d.c_written_low_together = low < d.c_written_low;
+        d.c_written_low = std::min(d.c_written_low, low);
     }
     return d;
 }

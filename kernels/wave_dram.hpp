@@ -58,6 +58,9 @@ struct wave_reads {
     double c_written_bytes = 0;
     double c_written_low = 0;
     double c_written_high = 0;
+    // The low end is that of the groups sharing the SMs finishing together (the drifting rungs,
+    // reg_tiling_model.hpp), lower than the strips held once.
+    bool c_written_low_together = false;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
 

@@ -2,6 +2,8 @@
 // A rows in 4-word register chunks. Derivations in docs/models/04_thread_tiling.md.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "gpu_context.hpp"
 
 #include "model/levels.hpp"
@@ -71,4 +73,5 @@ TEST(ThreadTilingModel, WriteBandWhenTheWholeGridIsResident) {
     ASSERT_NE(band, nullptr);
     EXPECT_DOUBLE_EQ(band->low, 0);
     EXPECT_GE(band->high, 528 * 16384.0);
+    EXPECT_NE(band->reason.find("finish together"), std::string::npos) << band->reason;
 }
