@@ -64,7 +64,8 @@ double c_written_during(const std::vector<wave>& waves, const ABytes& a_strip_by
 
 wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
-                           std::int64_t l2_bytes, std::span<const retention_point> retention) {
+                           std::int64_t l2_bytes, std::span<const retention_point> retention,
+                           int concurrent_waves) {
     wave_reads w;
     const double e = element_bytes;
     const double a_total = e * double(s.m) * double(s.k);
@@ -95,18 +96,18 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         double a = 0, b = 0, max_strips = 0;
         bool reuse = false;
     };
-    const auto shared_sweep = [&](double c_share, double capacity, const auto& evicted_after) {
+    // `span`: the waves whose strips lie between two uses of a strip, from the one that used it
+    // (1: itself; more where later waves run at once with it, `concurrent_waves`).
+    const auto shared_sweep = [&](double c_share, double capacity, const auto& evicted_after,
+                                  std::size_t span = 1) {
         sweep_result r;
-        std::set<std::int64_t> a_now, b_now, a_prev, b_prev;
+        std::set<std::int64_t> a_prev, b_prev;
         double evicted = 1;  // of the previous wave's strips; none before the first
-        for (const auto& wv : waves) {
-            a_now.clear();
-            b_now.clear();
-            double c_part = 0;
-            for (const auto& t : wv) {
+        for (std::size_t i = 0; i < waves.size(); ++i) {
+            std::set<std::int64_t> a_now, b_now;
+            for (const auto& t : waves[i]) {
                 a_now.insert(t.a_strip);
                 b_now.insert(t.b_strip);
-                c_part += c_tile_bytes(t);
             }
             double strips = 0;
             for (const auto a : a_now) {
@@ -119,9 +120,17 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             }
             r.reuse = r.reuse || evicted < 1;
             r.max_strips = std::max(r.max_strips, strips);
-            evicted = evicted_after((strips + c_share * c_part) / capacity);
-            std::swap(a_prev, a_now);
-            std::swap(b_prev, b_now);
+            std::set<std::int64_t> a_between = a_now, b_between = b_now;
+            double between = strips, c_between = 0;
+            for (std::size_t j = i; j < std::min(waves.size(), i + span); ++j)
+                for (const auto& t : waves[j]) {
+                    c_between += c_tile_bytes(t);
+                    if (a_between.insert(t.a_strip).second) between += a_strip_bytes(t.a_strip);
+                    if (b_between.insert(t.b_strip).second) between += b_strip_bytes(t.b_strip);
+                }
+            evicted = evicted_after((between + c_share * c_between) / capacity);
+            a_prev = std::move(a_now);
+            b_prev = std::move(b_now);
         }
         return r;
     };
@@ -146,7 +155,9 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     // was measured, the H100's and H200's edge, which both span 0.9 … 1.25.
     const auto step = [](double edge) { return [edge](double x) { return x > edge ? 1.0 : 0.0; }; };
     const auto low = shared_sweep(c_share_per_partition, usable, step(edge_end));
-    const auto high = shared_sweep(c_share_per_partition, usable, step(edge_start));
+    const auto high = shared_sweep(c_share_per_partition, usable, step(edge_start),
+                                   std::size_t(std::max(1, concurrent_waves)));
+    w.concurrent_waves = std::max(1, concurrent_waves);
     w.edge_low_bytes = low.a + low.b + w.c_bytes;
     w.edge_high_bytes = high.a + high.b + w.c_bytes;
     w.a_bytes = r.a;
@@ -196,7 +207,13 @@ void add_l2_residency_band(refined_model& r, const wave_reads& w, std::int64_t l
             why += ", or held once (the whole L2, " + mb(double(l2_bytes)) + " MB),";
         why += " read less (low end)";
     }
-    if (high > value) why += "; strips dropped from its start read more (high end)";
+    if (high > value) {
+        why += "; strips dropped from its start read more (high end";
+        if (w.concurrent_waves > 1)
+            why += ", with the strips of the " + std::to_string(w.concurrent_waves) +
+                   " groups running at once between two uses of a strip";
+        why += ")";
+    }
     model::set_dram_read_band(r, low, high, why);
 }
 

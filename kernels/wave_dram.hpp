@@ -42,9 +42,11 @@ struct wave_reads {
     double unshared_bytes = 0;
     // The reads if the L2 kept shared strips up to the end of its measured edge (1.25 × the half)
     // or dropped them from its start (0.9 ×), instead of the measured curve: a DRAM read band's
-    // ends (add_l2_residency_band).
+    // ends (add_l2_residency_band). The high end counts between two uses of a strip the strips of
+    // the `concurrent_waves` waves from the one that used it (wave_dram_reads).
     double edge_low_bytes = 0;
     double edge_high_bytes = 0;
+    int concurrent_waves = 1;
     // The reads if a line all SMs share were held once in L2 (the whole L2 usable instead of
     // half); set only where that reads less than the model (0 otherwise).
     double held_once_bytes = 0;
@@ -67,10 +69,14 @@ struct wave_reads {
 // `element_bytes`: of A, B and C (4 for FP32, 2 for BF16 and FP16).
 // `retention`: the GPU's measured L2 retention curve (gpu/l2_retention.hpp); empty: the step at
 // half the L2.
+// `concurrent_waves`: how many waves run at once, each at its own point of K (the groups of the
+// drifting rungs, reg_tiling_model.hpp): the high end's limiting case counts the strips of all of
+// them between two uses of a strip; 1 where a wave is all that runs at once.
 [[nodiscard]] wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                                          std::int64_t strip_cols, const std::vector<wave>& waves,
                                          std::int64_t l2_bytes,
-                                         std::span<const retention_point> retention = {});
+                                         std::span<const retention_point> retention = {},
+                                         int concurrent_waves = 1);
 
 // How the rungs' notes say rule 2 (after "each reads the A and B strips it touches, ").
 inline constexpr const char* strip_reuse_note =

@@ -46,6 +46,27 @@ TEST(NaiveDramModel, SmemTilingGroupsOf132At4096) {
                      249.0 * 524288 + 124.0 * 67108864 + 16.0 * 524288 + 67108864);
 }
 
+TEST(NaiveDramModel, SmemTilingReadBandOfTheGroupsRunningAtOnce) {
+    // H200 (60 MiB of L2, half 31.46 MB) at 1536×1536×4096: 48 × 48 tiles of 32×32, 2 CTAs per
+    // SM, so 18 groups of 132 (the last 60). A group touches 3 or 4 strips of A (32 rows × 4096,
+    // 512 KiB), all of B (24 MiB) and 132 C tiles of 4 KiB: with 3/4 of those, 27.2 MB, 0.86 ×
+    // the half, before the edge's start (0.9): the value reads A, B and C about once and no
+    // strip is dropped at the high end of the group alone. Between two uses of a strip lie the
+    // strips of the group running at once with it as well: two groups touch 6 or 7 strips of A,
+    // B and 264 tiles, 29.1-29.6 MB, 0.93 × the half, past the edge's start: dropped from there,
+    // every group reads all it touches (3, 4, 4, 3, ... strips of A), but the last: with the one
+    // before, 4 strips of A, B and 192 tiles, 27.9 MB, 0.885 × the half, so it finds B and its
+    // first row of A. 61 − 1 strips of A, B 17 times and C once: 468.7 MB, the band's high end.
+    // The H200 measured 70.2 MB (the value 61.9).
+    const auto r = rung_registry::get()
+                       .find("smem_tiling")
+                       .model(shape{1536, 1536, 4096}, test::context_of("h200"))
+                       .refined;
+    ASSERT_TRUE(r.dram_read_band);
+    EXPECT_DOUBLE_EQ(r.dram_read_band->high, 60.0 * 524288 + 17.0 * 25165824 + 9437184);
+    EXPECT_LT(*r.get(keys::dram_read_bytes), 1.1 * (3 * 25165824.0 + 9437184));
+}
+
 TEST(NaiveDramModel, SmallShapesReadOnceAndNoteForeignWrites) {
     // 2048³: a wave's strips (3 × 256 KiB of A + 16 MiB of B) fit in half the L2, so the next
     // wave finds them: A, B, C once. Writes (the table in docs/models/dram-waves.md, "DRAM

@@ -38,7 +38,6 @@ class NewShapes : public ::testing::TestWithParam<std::string> {};
 // high end (the measured ratio, rounded up).
 const std::map<std::string, double> known_misses = {
     {"h100 blocktiling_1d at 2500×3500×1200", 1.11},
-    {"h200 smem_tiling at 1536×1536×4096", 1.14},  // 69.1 MB on 2026-11-25, 70.2 MB on 11-26
 };
 
 }  // namespace
@@ -102,16 +101,16 @@ TEST_P(NewShapes, DramReadsWithinTheModelOrItsBand) {
         // follows where the operands sit in physical memory (65.3-71.0 MB over 27 allocation
         // recipes, docs/validation-method.md), and the tool's process order is a dear one. The
         // model has no band for the placement yet.
-        // H200: smem_tiling (32×32 tiles) at 1536×1536×4096 reads 11.6 % (2026-11-25) and 13.4 %
-        // (2026-11-26, the profile measured again) more than the model (61.9 MB); on the H100 it is
-        // within its band. Not explained yet. (naive there, 21 % over the model before the
-        // measured retention curve, is now within 10 %.)
+        // (H200 smem_tiling at 1536×1536×4096, 13.4 % over the value, was a named miss until
+        // 2026-11-27; it is inside the band the groups running at once give the drifting rungs,
+        // kernels/reg_tiling_model.hpp. naive there, 21 % over the model before the measured
+        // retention curve, is within 10 %.)
         const auto it = known_misses.find(GetParam() + " " + where);
         ASSERT_NE(it, known_misses.end()) << where << ": " << reads << " > " << high;
         EXPECT_LE(reads, it->second * high) << where;
     }
     EXPECT_EQ(compared, 49);
-    EXPECT_EQ(outside, 1);
+    EXPECT_EQ(outside, GetParam() == "h100" ? 1 : 0);
 }
 
 // DRAM writes as in the shipped-profile test: within 10 % or 1 MB of the model's value or its

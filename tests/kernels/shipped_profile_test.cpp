@@ -198,10 +198,13 @@ void for_each_predicted_and_measured(const Visit& visit) {
 
 // How many predicted values carry a band instead of a point (issue 10 asks for at most 5 % of
 // (rung, shape, counter) rows). Counted over both shipped profiles, against the values the models
-// predict there that the profile measured: 826 of 3382 (24.4 %, the goal not met): 55 DRAM reads,
-// 108 DRAM writes, 68 L2 writes, 141 L2 fabric, 26 L2 read requests, and since 2026-11-27 the
+// predict there that the profile measured: 838 of 3382 (24.8 %, the goal not met): 63 DRAM reads,
+// 108 DRAM writes, 68 L2 writes, 145 L2 fabric, 26 L2 read requests, and since 2026-11-27 the
 // L2's totals, 214 L2 reads and 214 L2 bytes, every one banded (the request coalescer's merges,
-// kernels/l2_totals.hpp). 790 of 3346 (23.6 %) before thread_tiling's requests had a value (a
+// kernels/l2_totals.hpp). 826 (55 DRAM reads, 141 fabric) before the drifting rungs' read band
+// took the groups running at once as its high end (2026-11-27, kernels/reg_tiling_model.hpp: it
+// covers H200 smem_tiling at 1536×1536×4096, a named miss until then, and bands 8 shipped rows'
+// reads, and 4 rows' fabric with them, whose measurement lies at the value). 790 of 3346 (23.6 %) before thread_tiling's requests had a value (a
 // band: its warps walk B four times, kernels/l2_requests.hpp), and with them its totals; 386 of
 // 2942 (13.1 %) before the totals had one: a counter with no model was no row at all. 424 of 2810
 // before 2026-11-26, when rungs 14-16's epilogue began writing whole sectors (42 L2 write bands
@@ -218,7 +221,7 @@ TEST(ShippedProfileBands, AtMostTodaysShare) {
         if (pred.band(key)) ++bands;
     });
     EXPECT_EQ(values, 3382);
-    EXPECT_LE(bands, 826);
+    EXPECT_LE(bands, 838);
 }
 
 // TGEMM_BAND_TABLE=1 prints every banded value of the count above, one line each: GPU, rung,
