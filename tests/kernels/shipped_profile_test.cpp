@@ -204,14 +204,15 @@ void for_each_predicted_and_measured(const Visit& visit) {
 // kernels/l2_totals.hpp). 826 (55 DRAM reads, 141 fabric) before the drifting rungs' read band
 // took the groups running at once as its high end (2026-11-27, kernels/reg_tiling_model.hpp: it
 // covers H200 smem_tiling at 1536×1536×4096, a named miss until then, and bands 8 shipped rows'
-// reads, and 4 rows' fabric with them, whose measurement lies at the value). 790 of 3346 (23.6 %) before thread_tiling's requests had a value (a
-// band: its warps walk B four times, kernels/l2_requests.hpp), and with them its totals; 386 of
-// 2942 (13.1 %) before the totals had one: a counter with no model was no row at all. 424 of 2810
-// before 2026-11-26, when rungs 14-16's epilogue began writing whole sectors (42 L2 write bands
-// gone) and the profiles, measured again, gained the L2 request counters of the FP32 rows (132
-// values, 14 of them banded: CTAs sharing an SM read one strip of B) and a fabric band for grids
-// fewer tiles wide than one partition's shortest run of CTAs. 483 before 2026-11-25's DRAM write
-// model. The bound is today's count, so a new band shows.
+// reads, and 4 rows' fabric with them, whose measurement lies at the value). 790 of 3346 (23.6 %)
+// before thread_tiling's requests had a value (a band: its warps walk B four times,
+// kernels/l2_requests.hpp), and with them its totals; 386 of 2942 (13.1 %) before the totals had
+// one: a counter with no model was no row at all. 424 of 2810 before 2026-11-26, when rungs 14-16's
+// epilogue began writing whole sectors (42 L2 write bands gone) and the profiles, measured again,
+// gained the L2 request counters of the FP32 rows (132 values, 14 of them banded: CTAs sharing an
+// SM read one strip of B) and a fabric band for grids fewer tiles wide than one partition's
+// shortest run of CTAs. 483 before 2026-11-25's DRAM write model. The bound is today's count, so a
+// new band shows.
 TEST(ShippedProfileBands, AtMostTodaysShare) {
     int values = 0;
     int bands = 0;
