@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 #include "collect/device.hpp"
 #include "collect/measure.hpp"
 #include "collect/workspace.hpp"
+#include "core/strings.hpp"
 #include "rung.hpp"
 
 namespace tgemm::test {
@@ -43,6 +45,16 @@ inline std::vector<edge_row> open_rows(const std::string& gpu) {
         return rows;
     }
     return {};
+}
+
+// The comma-separated items of the environment variable `name` (none where it is unset): the
+// sweeps of the experiments that run only when asked.
+inline std::vector<std::string> env_list(const char* name) {
+    const char* env = std::getenv(name);
+    std::vector<std::string> items;
+    if (env && *env)
+        for (const auto item : split(env, ',')) items.emplace_back(item);
+    return items;
 }
 
 class CapacityEdge : public ::testing::Test {
@@ -70,6 +82,14 @@ class CapacityEdge : public ::testing::Test {
                                                row.size.k * 83492791);
         return std::make_unique<workspace>(row.size, r.types, defaults.alpha, defaults.beta,
                                            dev.info.l2_bytes, stream->get(), cublas, seed);
+    }
+
+    // A zeroed buffer of 4 × the L2 for flush_l2, made where the test calls this: the order of a
+    // test's allocations places its buffers (docs/validation-method.md, "The capacity edge").
+    [[nodiscard]] device_buffer flush_scratch() const {
+        device_buffer b(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
+        cudaMemset(b.raw(), 0, b.bytes());
+        return b;
     }
 
     // Counts `row` on `w` `times` times in one profiler start per group, each launch after the

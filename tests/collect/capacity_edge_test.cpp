@@ -44,8 +44,7 @@ TEST_F(CapacityEdge, AShortKernelBeforeTheCountedLaunch) {
     };
 
     // Where the placement probe (one CTA of 256 threads per SM, two waves) starts after j.
-    const device_buffer scratch(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
-    cudaMemset(scratch.get(), 0, scratch.bytes());
+    const auto scratch = flush_scratch();
     int smem_per_sm = 0;
     cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev.index);
     const int ctas = 2 * dev.info.sm_count;
@@ -184,9 +183,8 @@ TEST_F(CapacityEdge, RetentionAfterAPad) {
     const device_buffer pad(std::stoul(env) * 256);
     const double half = 0.5 * double(dev.info.l2_bytes);
     const device_buffer data(std::size_t(2.4 * half) / sizeof(float) / 32 * 32 + 32);
-    const device_buffer scratch(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
+    const auto scratch = flush_scratch();
     cudaMemset(data.raw(), 0, data.bytes());
-    cudaMemset(scratch.raw(), 0, scratch.bytes());
     const int sms = dev.info.sm_count;
     float* sink = data.get() + data.size() - 1;
     for (const double f : {0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.25}) {

@@ -14,7 +14,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,21 +27,19 @@ using namespace tgemm;
 using tgemm::test::CapacityEdge;
 
 TEST_F(CapacityEdge, RetentionBehindDirtyLines) {
-    const char* env = std::getenv("TGEMM_L2_DIRTY_MB");
-    if (!env || !*env) GTEST_SKIP() << "TGEMM_L2_DIRTY_MB names no amount of dirty lines";
+    const auto list = test::env_list("TGEMM_L2_DIRTY_MB");
+    if (list.empty()) GTEST_SKIP() << "TGEMM_L2_DIRTY_MB names no amount of dirty lines";
     std::vector<double> amounts;
-    std::stringstream list(env);
-    for (std::string item; std::getline(list, item, ',');) amounts.push_back(std::stod(item));
+    for (const auto& item : list) amounts.push_back(std::stod(item));
     const double half = 0.5 * double(dev.info.l2_bytes);
     const std::vector<double> sizes = {0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25};
     double most = 0;
     for (const double w : amounts) most = std::max(most, w);
     const device_buffer data(std::size_t(sizes.back() * half) / sizeof(float) + 4096);
     const device_buffer other(std::size_t(most * 1e6) / sizeof(float) + 32);
-    const device_buffer scratch(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
+    const auto scratch = flush_scratch();
     cudaMemset(data.raw(), 0, data.bytes());
     cudaMemset(other.raw(), 0, other.bytes());
-    cudaMemset(scratch.raw(), 0, scratch.bytes());
     const int sms = dev.info.sm_count;
     float* sink = data.get() + data.size() - 1;
     // Stored before the set's first read, read before it (the control), stored between its two

@@ -12,7 +12,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,12 +25,11 @@ using namespace tgemm;
 using tgemm::test::CapacityEdge;
 
 TEST_F(CapacityEdge, RetentionByReadersPerLine) {
-    const char* env = std::getenv("TGEMM_L2_READERS");
-    if (!env || !*env) GTEST_SKIP() << "TGEMM_L2_READERS names no readers per line";
+    const auto list = test::env_list("TGEMM_L2_READERS");
+    if (list.empty()) GTEST_SKIP() << "TGEMM_L2_READERS names no readers per line";
     const int sms = dev.info.sm_count;
     std::vector<int> readers;
-    std::stringstream list(env);
-    for (std::string item; std::getline(list, item, ',');) {
+    for (const auto& item : list) {
         const int r = std::stoi(item);
         ASSERT_TRUE(r >= 1 && sms % r == 0) << r << " readers do not divide " << sms << " SMs";
         readers.push_back(r);
@@ -42,9 +40,8 @@ TEST_F(CapacityEdge, RetentionByReadersPerLine) {
     const double half = 0.5 * double(dev.info.l2_bytes);
     const std::vector<double> sizes = {0.5, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4};
     const device_buffer data(std::size_t(sizes.back() * half) / sizeof(float) + 4096);
-    const device_buffer scratch(4 * std::size_t(dev.info.l2_bytes) / sizeof(float));
+    const auto scratch = flush_scratch();
     cudaMemset(data.raw(), 0, data.bytes());
-    cudaMemset(scratch.raw(), 0, scratch.bytes());
     float* sink = data.get() + data.size() - 1;
     for (const int r : readers) {
         const int slices = sms / r;

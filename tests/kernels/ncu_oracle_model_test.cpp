@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "dram_write_expectations.hpp"
+#include "dram_expectations.hpp"
 #include "l2_expectations.hpp"
 #include "model/levels.hpp"
 #include "shipped_profiles.hpp"
@@ -121,12 +121,9 @@ compared check_models(const std::string& gpu, const comparisons& counts) {
         const auto where = gpu + " " + kernel + " at " + size + " (ncu)";
 
         const double reads = get(n.run1, std::string(keys::dram_read_bytes));
-        const auto band = pred.dram_read_band;
-        const double value = *pred.dram_read_bytes;
-        const double tol = model::dram_tolerance;
-        const double high = band ? band->high : value;
-        EXPECT_GE(reads, (1 - tol) * (band ? band->low : value)) << where << ": DRAM reads";
-        EXPECT_LE(reads, (1 + tol) * high) << where << ": DRAM reads";
+        const auto allowed = test::dram_reads_allowed(pred);
+        EXPECT_GE(reads, allowed.low) << where << ": DRAM reads";
+        EXPECT_LE(reads, allowed.high) << where << ": DRAM reads";
 
         const double writes = get(n.run2, std::string(keys::dram_write_bytes));
         EXPECT_FALSE(std::isnan(writes))

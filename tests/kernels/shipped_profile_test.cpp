@@ -11,7 +11,7 @@
 // 10 % of the model, or of its read band's ends where it gives one (an effect it does not derive,
 // bounded by its two limiting cases). DRAM writes on every row: within 10 % or 1 MB of the
 // model's value, or of its typed band's ends where it gives one (the wave model's C tiles pushed
-// out of L2 within the kernel, kernels/wave_dram.hpp; tests/kernels/dram_write_expectations.hpp).
+// out of L2 within the kernel, kernels/wave_dram.hpp; tests/kernels/dram_expectations.hpp).
 // cuBLAS rows: only their compulsory traffic is modelled, so only the lower ends are asserted
 // (and the FP32 FLOPs are not). Tensor rungs (docs/models/13_17_tensor.md) add: tensor FLOPs,
 // wgmma, ldmatrix and stmatrix wavefronts exactly;
@@ -28,7 +28,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "dram_write_expectations.hpp"
+#include "dram_expectations.hpp"
 #include "l2_expectations.hpp"
 #include "model/levels.hpp"
 #include "shipped_profiles.hpp"
@@ -113,19 +113,16 @@ TEST_P(ShippedRung, RefinedModelPredictsTheCounters) {
 
         const double reads_measured = get(m->counters, keys::dram_read_bytes);
         const double writes_measured = get(m->counters, keys::dram_write_bytes);
-        const double reads = get(pred, keys::dram_read_bytes);
-        const double tol = tgemm::model::dram_tolerance;
         const auto band = pred.dram_read_band;
-        const double reads_low = (1 - tol) * (band ? band->low : reads);
-        EXPECT_GE(reads_measured, reads_low)
-            << where << ": DRAM reads " << reads_measured << " below the model's " << reads_low;
+        const auto allowed = test::dram_reads_allowed(pred);
+        EXPECT_GE(reads_measured, allowed.low)
+            << where << ": DRAM reads " << reads_measured << " below the model's " << allowed.low;
         test::expect_dram_writes(pred, writes_measured, double(mc.l2_bytes), library, where);
         ++compared;
         if (library) continue;
         const double c_bytes = double(m->size.m) * double(m->size.n) * element_bytes(r.types.c);
-        const double reads_high = (1 + tol) * (band ? band->high : reads);
-        EXPECT_LE(reads_measured, reads_high)
-            << where << ": DRAM reads " << reads_measured << " above the model's " << reads_high
+        EXPECT_LE(reads_measured, allowed.high)
+            << where << ": DRAM reads " << reads_measured << " above the model's " << allowed.high
             << (band ? " (band: " + band->reason + ")" : std::string());
 
         // L2 writes and fabric bytes: the one L2 traffic model (kernels/l2_traffic.hpp).

@@ -1,6 +1,7 @@
 #pragma once
-// DRAM writes of a measured row against the model (its value and band, kernels/dram_writes.hpp):
-// the same check for the shipped profiles and the shapes chosen after the model.
+// DRAM reads and writes of a measured row against the model (its value and band,
+// kernels/wave_dram.hpp, kernels/dram_writes.hpp): the same check for the shipped profiles, the
+// shapes chosen after the model and Nsight Compute's counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,19 @@
 #include "model/rung_model.hpp"
 
 namespace tgemm::test {
+
+// What the DRAM reads may be: within the DRAM read tolerance (10 %) of the model's value, or of
+// its typed band's ends where it gives one (kernels/wave_dram.hpp, add_l2_residency_band).
+struct dram_read_limits {
+    double low = 0;
+    double high = 0;
+};
+inline dram_read_limits dram_reads_allowed(const refined_model& pred) {
+    const double value = pred.dram_read_bytes.value_or(NAN);
+    const auto& band = pred.dram_read_band;
+    const double tol = model::dram_tolerance;
+    return {(1 - tol) * (band ? band->low : value), (1 + tol) * (band ? band->high : value)};
+}
 
 // Within the DRAM write tolerance (10 % or 1 MB, model::dram_write_allowance) of the model's
 // value, or of its typed band's ends where it gives one (kernels/dram_writes.hpp). A library row
