@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The open rows whose counters the tool and Nsight Compute count apart launch after launch
+# (docs/validation-method.md, "What stays open"), measured side by side in one call:
+#   occupancy pairs (OCC_PAIRS, kernel:size): ncu RUNS launches with --cache-control all and RUNS
+#     after the tool's preparation (run-kernel --flush, --cache-control none), each with the
+#     per-SM values of the CTAs launched, the active cycles and the resident warps
+#     (--print-metric-instances values), beside the tool's --repeat RUNS in user ranges and in
+#     CUPTI's kernel ranges. Where a grid is not a whole number of waves, which SMs take the last
+#     CTAs decides how many warps an active cycle holds; the per-SM values show it.
+#   DRAM pairs (DRAM_PAIRS): the tool's --repeat RUNS in user and in kernel ranges and ncu RUNS
+#     launches of the DRAM and L2 metrics alone, --cache-control all.
+# Output in $OUT/tail-occupancy.tar.gz: ncu's CSVs (<mode>-<kernel>-<size>-<run>.csv), the tool's
+# profiles and logs, README.txt with the GPU, the time and the tree.
+#   OCC_PAIRS="bf16_mma:6144x1024x1536" DRAM_PAIRS="smem_register:2048" RUNS=8 \
+#     bash scripts/probes/tail_occupancy.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${RUNS:-5}
+if ! [[ "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
+  echo "tail_occupancy.sh: RUNS must be a whole number of runs, not '$RUNS'" >&2
+  exit 2
+fi
+OCC_PAIRS=${OCC_PAIRS:-}
+DRAM_PAIRS=${DRAM_PAIRS:-}
+if [ -z "$OCC_PAIRS$DRAM_PAIRS" ]; then
+  echo "tail_occupancy.sh: set OCC_PAIRS and/or DRAM_PAIRS to kernel:size words" >&2
+  exit 2
+fi
+for pair in $OCC_PAIRS $DRAM_PAIRS; do
+  if ! [[ "$pair" =~ ^[a-z0-9_]+:[0-9]+(x[0-9]+x[0-9]+)?$ ]]; then
+    echo "tail_occupancy.sh: '$pair' is not kernel:size (N or MxNxK)" >&2
+    exit 2
+  fi
+done
+[ -f .devdeps/env.sh ] && source .devdeps/env.sh
+export PATH="/usr/local/cuda/bin:$PATH"
+B=${BUILD_DIR:-/tmp/b}
+X=/tmp/tail-occupancy
+mkdir -p "$X" "${OUT:-/tmp/tail-occupancy-out}"
+trap 'tar -czf "${OUT:-/tmp/tail-occupancy-out}/tail-occupancy.tar.gz" -C "$X" --exclude=rep .' EXIT
+if [ ! -x "$B/tgemm-roofline" ]; then
+  cmake -S . -B "$B" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release \
+    > "$X/cmake.log" 2>&1 || exit 1
+  cmake --build "$B" -j "$(nproc)" --target tgemm-roofline > "$X/build.log" 2>&1 || exit 1
+fi
+BIN=$B/tgemm-roofline
+OCC=sm__warps_active.avg.pct_of_peak_sustained_active,sm__ctas_launched.sum,sm__cycles_active.sum,sm__warps_active.sum,gpu__time_duration.sum
+DRAM=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_bytes.sum,gpu__time_duration.sum
+echo "# $(nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader | head -1), $(date -u +%Y-%m-%dT%H:%M:%SZ), tgemm at $(git rev-parse --short HEAD 2>/dev/null || echo '?')" > "$X/README.txt"
+ncu_run() {  # file, ncu options..., -- run-kernel options...
+  local file=$1; shift
+  local opts=()
+  while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  ncu --csv --print-units base --clock-control none "${opts[@]}" "$BIN" run-kernel "$@" \
+    > "$X/$file" 2> "$X/$file.err"
+  echo "$file rc $?" >> "$X/runs.log"
+}
+tool_runs() {  # size, kernels, tag, extra tool options...
+  local s=$1 ks=$2 tag=$3; shift 3
+  local t0=$SECONDS
+  "$BIN" --sizes "$s" --kernels "$ks" --no-peaks --repeat "$RUNS" --max-time-per-pair 0.2 "$@" \
+    --profile "$X/tool-$tag-$s.json" --out "$X/rep" > "$X/tool-$tag-$s.log" 2>&1
+  echo "tool $tag $s ($ks): rc $? in $((SECONDS - t0)) s" >> "$X/times.txt"
+}
+t0=$SECONDS
+for pair in $OCC_PAIRS; do
+  k=${pair%%:*}
+  s=${pair#*:}
+  ncu_run "occ-ncu-$k-$s.csv" --replay-mode kernel --cache-control all \
+    --print-metric-instances values -k "regex:${k}" --metrics "$OCC" \
+    -- --kernel "$k" --size "$s" --repeat "$RUNS"
+  ncu_run "occ-toolprep-$k-$s.csv" --replay-mode kernel --cache-control none \
+    --print-metric-instances values -k "regex:${k}" --metrics "$OCC" \
+    -- --kernel "$k" --size "$s" --repeat "$RUNS" --flush
+  tool_runs "$s" "$k" occ-user
+  tool_runs "$s" "$k" occ-kernel --cupti-ranges kernel
+done
+for pair in $DRAM_PAIRS; do
+  k=${pair%%:*}
+  s=${pair#*:}
+  ncu_run "dram-ncu-$k-$s.csv" --replay-mode kernel --cache-control all -k "regex:${k}" \
+    --metrics "$DRAM" \
+    -- --kernel "$k" --size "$s" --repeat "$RUNS"
+  tool_runs "$s" "$k" dram-user
+  tool_runs "$s" "$k" dram-kernel --cupti-ranges kernel
+done
+echo "all: $((SECONDS - t0)) s" >> "$X/times.txt"
