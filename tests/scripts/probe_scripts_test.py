@@ -120,6 +120,11 @@ with tempfile.TemporaryDirectory() as d:
                         ({"PAIRS": "naive 2048"}, "not kernel:size")):
         one_line_exit_2(run(["bash", "scripts/probes/ncu_modes.sh"], {**env, "OUT": d}), needle,
                         f"ncu_modes.sh with {env}")
+    for env, needle in (({"OCC_PAIRS": "bf16_mma:2048", "RUNS": "x"}, "RUNS"),
+                        ({"OCC_PAIRS": "", "DRAM_PAIRS": ""}, "OCC_PAIRS"),
+                        ({"DRAM_PAIRS": "smem_register:2048 naive"}, "not kernel:size")):
+        one_line_exit_2(run(["bash", "scripts/probes/tail_occupancy.sh"], {**env, "OUT": d}),
+                        needle, f"tail_occupancy.sh with {env}")
     for env, needle in (({"STEPS": ""}, "set STEPS"),
                         ({"STEPS": "ws,count", "REPEAT": "0"}, "REPEAT"),
                         ({"STEPS": "ws,count", "BUILD_DIR": d}, "no test binary")):
@@ -148,6 +153,13 @@ check(rows == [["bf16_mma", "6144x1024x1536", "duration_ns", 1, 84992.0, "tool"]
                ["bf16_mma", "6144x1024x1536", "duration_ns", 2, 85024.0, "tool"],
                ["bf16_mma", "6144x1024x1536", "achieved_occupancy_pct", 2, 10.54, "tool"]],
       f"ncu_runs_csv rows: {rows}")
+# --per-launch: one output of two launches (and the tool's flush before each) is two runs.
+TWO = TEXT + '"2","1","tgemm_aux_l2_flush(float4 const*)","gpu__time_duration.sum","ns","9,000"\n' + \
+    TEXT.split("\n", 2)[2].replace('"1","1"', '"3","1"').replace("84,992", "85,024")
+launches = ncu_runs_csv.launches_of("two.txt", TWO)
+check([name for name, _ in launches] == ["two.txt#1", "two.txt#3"], f"launches_of: {launches}")
+check(ncu_runs_csv.rows_of(table, "bf16_mma", "6144x1024x1536", "tool", launches) == rows,
+      "rows_of over launches_of: as two saved outputs")
 try:
     ncu_runs_csv.rows_of(table, "k", "1", "all", [("empty.txt", "no csv here")])
     check(False, "ncu_runs_csv on an output without ncu's CSV raises")
