@@ -2,11 +2,12 @@
 # The open rows whose counters the tool and Nsight Compute count apart launch after launch
 # (docs/validation-method.md, "What stays open"), measured side by side in one call:
 #   occupancy pairs (OCC_PAIRS, kernel:size): ncu RUNS launches with --cache-control all and RUNS
-#     after the tool's preparation (run-kernel --flush, --cache-control none), each with the
-#     per-SM values of the CTAs launched, the active cycles and the resident warps
-#     (--print-metric-instances values), beside the tool's --repeat RUNS in user ranges and in
-#     CUPTI's kernel ranges. Where a grid is not a whole number of waves, which SMs take the last
-#     CTAs decides how many warps an active cycle holds; the per-SM values show it.
+#     after the tool's preparation (run-kernel --flush, --cache-control none), with the CTAs
+#     launched, the active cycles and the resident warps, beside the tool's --repeat RUNS in user
+#     ranges and in CUPTI's kernel ranges. Where a grid is not a whole number of waves, which SMs
+#     take the last CTAs decides how many warps an active cycle holds, launch by launch.
+#     (--print-metric-instances values is asked for, but for these .sum metrics ncu 2025 prints
+#     the sums only: no per-SM values come back.)
 #   DRAM pairs (DRAM_PAIRS): the tool's --repeat RUNS in user and in kernel ranges and ncu RUNS
 #     launches of the DRAM and L2 metrics alone, --cache-control all.
 # Output in $OUT/tail-occupancy.tar.gz: ncu's CSVs (<mode>-<kernel>-<size>-<run>.csv), the tool's
