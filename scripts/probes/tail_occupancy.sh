@@ -6,7 +6,7 @@
 #     launched, the active cycles and the resident warps, beside the tool's --repeat RUNS in user
 #     ranges and in CUPTI's kernel ranges. Where a grid is not a whole number of waves, which SMs
 #     take the last CTAs decides how many warps an active cycle holds, launch by launch.
-#     (--print-metric-instances values is asked for, but for these .sum metrics ncu 2025 prints
+#     (--print-metric-instances values is asked for, but for these .sum metrics CUDA 13.0's ncu prints
 #     the sums only: no per-SM values come back.)
 #   DRAM pairs (DRAM_PAIRS): the tool's --repeat RUNS in user and in kernel ranges and ncu RUNS
 #     launches of the DRAM and L2 metrics alone, --cache-control all.
