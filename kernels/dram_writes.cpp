@@ -18,14 +18,15 @@ void set_wave_dram_writes(refined_model& r, const wave_reads& w, double partial_
     const auto mb = [](double v) { return v / 1e6; };
     if (value - low > allowed || high - value > allowed) {
         std::string why =
-            "which lines of C are still dirty in L2 when the kernel ends depends on how many "
-            "copies of A's and B's strips the two partitions hold (low end: one, at the home) and "
-            "on how early the L2 writes a dirty line back (high end: as early as measured, "
-            "docs/validation/h100-l2-dirty-capacity.log)";
+            "which lines of C are still dirty in L2 when the kernel ends depends on when the L2 "
+            "writes a dirty line back: as early as measured (high end, "
+            "docs/validation/h100-l2-dirty-capacity.log) or as late as a clean line every SM "
+            "reads leaves (low end: all gone by 1.25 x the half, h100-l2-capacity.log)";
         if (w.c_written_low_together)
             why +=
-                "; lower still if the CTAs sharing an SM finish together, as they start, so "
-                "that only the strips of later waves come after a tile (low end)";
+                "; lower still if the CTAs sharing an SM finish together, as they start, or the "
+                "last of them dispatched are the ones left at the end, so that only the strips of "
+                "later waves come after a tile (low end)";
         if (partial_sums_bytes > 0) why += "; stream-K's partial sums may be written back too";
         r.set_band(keys::dram_write_bytes, {low, high, why});
         r.notes.push_back(fmt::format("DRAM write band: between {:.1f} and {:.1f} MB: {}", mb(low),

@@ -101,14 +101,15 @@ struct wave_dram : wave_reads {
 // The shared wave model (kernels/wave_dram.hpp) for FP32 operands in launch order.
 [[nodiscard]] inline wave_dram estimate_wave_dram(const shape& s, std::int64_t bm, std::int64_t bn,
                                                   int ctas_per_sm, const model_context& mc,
-                                                  int concurrent_waves = 1) {
+                                                  int concurrent_waves = 1,
+                                                  bool last_wave_full = false) {
     wave_dram d;
     const std::int64_t gx = (s.n + bn - 1) / bn;
     const std::int64_t gy = (s.m + bm - 1) / bm;
     d.ctas_per_wave = std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
     static_cast<wave_reads&>(d) =
-        wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave), mc.l2_bytes,
-                        mc.l2_retention, concurrent_waves);
+        wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave, last_wave_full),
+                        mc.l2_bytes, mc.l2_retention, concurrent_waves);
     return d;
 }
 
@@ -142,14 +143,21 @@ struct wave_dram : wave_reads {
 // end). Which of the two a rung is near, the model does not derive: where the whole grid is
 // resident (1536×1536×4096: 576 CTAs in 660 slots) thread_tiling writes 0.03 MB (H100) and 0.07 MB
 // (H200) of its 9.4 MB of C within the kernel, at the low end, and outer_product, with the same
-// grid, registers and occupancy, 6.2 and 4.4 MB, near the value (8.7 and 6.5 MB).
+// grid, registers and occupancy, 6.2 and 4.4 MB, near the value (8.7 and 6.5 MB). At the end of
+// the launch the same holds from the other side: the CTAs still running when the last one is
+// dispatched are the last `ctas_per_sm` × SMs dispatched, which finish together whatever their
+// drift, so the resident waves counted back from the last CTA are a low end too (H100
+// smem_register at 8192×768×2048: 17.0 MB written where the value is 18.9 MB and the waves from
+// the first CTA give 17.3 MB; from the last, 16.5 MB).
 [[nodiscard]] inline wave_dram estimate_drifting_dram(const shape& s, std::int64_t bm,
                                                       std::int64_t bn, int ctas_per_sm,
                                                       const model_context& mc) {
     auto d = estimate_wave_dram(s, bm, bn, 1, mc, ctas_per_sm);
     if (ctas_per_sm > 1) {
         const auto together = estimate_wave_dram(s, bm, bn, ctas_per_sm, mc);
-        const double low = std::min(together.c_written_bytes, together.c_written_low);
+        const auto at_the_end = estimate_wave_dram(s, bm, bn, ctas_per_sm, mc, 1, true);
+        const double low = std::min({together.c_written_bytes, together.c_written_low,
+                                     at_the_end.c_written_bytes, at_the_end.c_written_low});
         d.c_written_low_together = low < d.c_written_low;
         d.c_written_low = std::min(d.c_written_low, low);
     }

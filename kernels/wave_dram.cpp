@@ -1,6 +1,8 @@
 #include "wave_dram.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <set>
 #include <string>
 
@@ -33,27 +35,42 @@ double mean_evicted(double x0, double x1) {
     return sum / samples;
 }
 
-// What a partition holds of what it touches: each strip of A and B (`ab_share`: 1 where CTAs on
-// both partitions read it) and c_share_per_partition of C; `evicted(x0, x1)`: the fraction of a
+// The share of a strip's lines one partition holds when `readers` SMs read it: a line sits at
+// its home (either partition) and in every partition one of its readers sits on, so a partition
+// lacks it only when the home and all readers are on the other one: 1 − (1/2)^(readers + 1)
+// (measured: docs/models/dram-waves.md, "How many SMs read a line"). 0 for a strip nobody reads.
+double partition_share(std::int64_t readers) {
+    return readers <= 0 ? 0.0
+                        : 1.0 - std::ldexp(1.0, -int(std::min<std::int64_t>(readers, 62) + 1));
+}
+
+// What a partition holds of what it touches: each strip of A and B by how many CTAs read it
+// (partition_share; the CTAs of a wave sit on different SMs, and so do those of different waves
+// as far as the share goes) and c_share_per_partition of C; `evicted(x0, x1)`: the fraction of a
 // wave's C tiles written back when their lines lie x0 … x1 half-L2s deep.
 template <class ABytes, class BBytes, class TileBytes, class Evicted>
 double c_written_during(const std::vector<wave>& waves, const ABytes& a_strip_bytes,
                         const BBytes& b_strip_bytes, const TileBytes& c_tile_bytes, double capacity,
-                        double ab_share, const Evicted& evicted) {
-    // From the last wave back: the distinct strips and the C tiles touched after wave i.
-    std::set<std::int64_t> a_after, b_after;
+                        const Evicted& evicted) {
+    // From the last wave back: the strips and C tiles touched after wave i, each strip counted
+    // by the share of it a partition holds for the readers it has had after wave i.
+    std::map<std::int64_t, std::int64_t> a_readers, b_readers;
     double strips_after = 0, c_after = 0, written = 0;
+    const auto add_reader = [&](auto& readers, std::int64_t strip, double bytes) {
+        const std::int64_t r = readers[strip]++;
+        strips_after += bytes * (partition_share(r + 1) - partition_share(r));
+    };
     for (auto i = static_cast<std::ptrdiff_t>(waves.size()) - 1; i >= 0; --i) {
         double c_wave = 0;
         for (const auto& t : waves[std::size_t(i)]) c_wave += c_tile_bytes(t);
         // The wave's tiles are stored one after another as its CTAs finish: a tile's lines have
         // behind them what later waves touch and the wave's own tiles stored after it.
-        const double behind = ab_share * strips_after + c_share_per_partition * c_after;
+        const double behind = strips_after + c_share_per_partition * c_after;
         const double own = c_share_per_partition * c_wave;
         if (own > 0) written += c_wave * evicted(behind / capacity, (behind + own) / capacity);
         for (const auto& t : waves[std::size_t(i)]) {
-            if (a_after.insert(t.a_strip).second) strips_after += a_strip_bytes(t.a_strip);
-            if (b_after.insert(t.b_strip).second) strips_after += b_strip_bytes(t.b_strip);
+            add_reader(a_readers, t.a_strip, a_strip_bytes(t.a_strip));
+            add_reader(b_readers, t.b_strip, b_strip_bytes(t.b_strip));
         }
         c_after += c_wave;
     }
@@ -89,7 +106,8 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
                double(std::min(strip_cols, s.n - t.b_strip * strip_cols));
     };
     // One pass over the waves: a strip the previous wave touched is found in L2 unless its
-    // partition has touched too much since: that wave's strips (every partition holds them) and
+    // partition has touched too much since: what it holds of that wave's strips (by their
+    // readers, partition_share; whole where `per_partition` is false: the L2 as one cache) and
     // `c_share` of its C tiles (each read and written back through L2), against `capacity`, on
     // the GPU's measured retention curve (a step at 1 where none is known). Other strips are read.
     struct sweep_result {
@@ -99,7 +117,10 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     // `span`: the waves whose strips lie between two uses of a strip, from the one that used it
     // (1: itself; more where later waves run at once with it, `concurrent_waves`).
     const auto shared_sweep = [&](double c_share, double capacity, const auto& evicted_after,
-                                  std::size_t span = 1) {
+                                  std::size_t span = 1, bool per_partition = true) {
+        const auto held = [&](std::int64_t readers) {
+            return per_partition ? partition_share(readers) : 1.0;
+        };
         sweep_result r;
         std::set<std::int64_t> a_prev, b_prev;
         double evicted = 1;  // of the previous wave's strips; none before the first
@@ -120,33 +141,37 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             }
             r.reuse = r.reuse || evicted < 1;
             r.max_strips = std::max(r.max_strips, strips);
-            std::set<std::int64_t> a_between = a_now, b_between = b_now;
-            double between = strips, c_between = 0;
+            // The strips touched between two uses, with how many CTAs read each there.
+            std::map<std::int64_t, std::int64_t> a_readers, b_readers;
+            double c_between = 0;
             for (std::size_t j = i; j < std::min(waves.size(), i + span); ++j)
                 for (const auto& t : waves[j]) {
                     c_between += c_tile_bytes(t);
-                    if (a_between.insert(t.a_strip).second) between += a_strip_bytes(t.a_strip);
-                    if (b_between.insert(t.b_strip).second) between += b_strip_bytes(t.b_strip);
+                    ++a_readers[t.a_strip];
+                    ++b_readers[t.b_strip];
                 }
+            double between = 0;
+            for (const auto& [a, readers] : a_readers) between += a_strip_bytes(a) * held(readers);
+            for (const auto& [b, readers] : b_readers) between += b_strip_bytes(b) * held(readers);
             evicted = evicted_after((between + c_share * c_between) / capacity);
             a_prev = std::move(a_now);
             b_prev = std::move(b_now);
         }
         return r;
     };
-    const auto written = [&](double ab_share, const auto& evicted) {
-        return c_written_during(waves, a_strip_bytes, b_strip_bytes, c_tile_bytes, usable, ab_share,
-                                evicted);
+    const auto written = [&](const auto& evicted) {
+        return c_written_during(waves, a_strip_bytes, b_strip_bytes, c_tile_bytes, usable, evicted);
     };
     // The value: a line is gone once its partition has touched half the L2 since (a step at 1).
-    // Low end: strips held at their home only (a strip that CTAs on one partition
-    // read need not be copied to the other). High end: dirty lines leave as early as measured.
-    const auto at_half = [](double x0, double x1) {
-        return std::clamp((x1 - 1) / (x1 - x0), 0.0, 1.0);
+    // Low end: dirty lines stay as long as any line measured (the clean ones every SM reads, all
+    // gone by the edge's end). High end: dirty lines leave as early as measured.
+    const auto gone_after = [](double edge) {
+        return
+            [edge](double x0, double x1) { return std::clamp((x1 - edge) / (x1 - x0), 0.0, 1.0); };
     };
-    w.c_written_bytes = written(1.0, at_half);
-    w.c_written_low = written(0.5, at_half);
-    w.c_written_high = written(1.0, mean_evicted);
+    w.c_written_bytes = written(gone_after(1.0));
+    w.c_written_low = written(gone_after(edge_end));
+    w.c_written_high = written(mean_evicted);
 
     const auto r = shared_sweep(c_share_per_partition, usable,
                                 [&](double x) { return evicted_at(retention, x); });
@@ -166,7 +191,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     if (!w.fits_l2) w.max_wave_strip_bytes = r.max_strips;
     // Held once: a line all SMs share may sit in one partition only, so the whole L2 is usable.
     if (!w.fits_l2) {
-        const auto once = shared_sweep(0, double(l2_bytes), step(1.0));
+        const auto once = shared_sweep(0, double(l2_bytes), step(1.0), 1, false);
         const double reads =
             a_total + b_total <= double(l2_bytes) ? a_total + b_total : once.a + once.b;
         if (reads < w.a_bytes + w.b_bytes) w.held_once_bytes = reads + w.c_bytes;
@@ -174,14 +199,17 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     return w;
 }
 
-std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn, std::int64_t per_wave) {
+std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn, std::int64_t per_wave,
+                                     bool last_wave_full) {
     std::vector<wave> waves;
     const std::int64_t tiles = gm * gn;
     per_wave = std::max<std::int64_t>(1, per_wave);
-    for (std::int64_t lo = 0; lo < tiles; lo += per_wave) {
+    // The first wave holds the remainder where the last one is full.
+    const std::int64_t first = last_wave_full && tiles % per_wave ? tiles % per_wave : per_wave;
+    for (std::int64_t lo = 0; lo < tiles; lo += lo == 0 ? first : per_wave) {
         wave w;
-        for (std::int64_t t = lo; t < std::min(tiles, lo + per_wave); ++t)
-            w.push_back({t / gn, t % gn});
+        const std::int64_t hi = std::min(tiles, lo + (lo == 0 ? first : per_wave));
+        for (std::int64_t t = lo; t < hi; ++t) w.push_back({t / gn, t % gn});
         waves.push_back(std::move(w));
     }
     return waves;

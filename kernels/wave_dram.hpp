@@ -7,8 +7,9 @@
 // start together and cross K at about the same pace, so a strip several of them share comes
 // from DRAM once per wave. A strip the previous wave touched is found in L2 as the GPU's
 // measured retention says (gpu/l2_retention.hpp) for what its partition touched since: that
-// wave's strips (each of Hopper's two partitions holds its own copy of a line all SMs read,
-// docs/models/l2.md) and 3/4 of its C tiles, against half the L2. C is read once (β ≠ 0). The
+// wave's strips (a line is held at its home and in each of Hopper's two partitions whose SMs read
+// it, so a partition holds 1 − (1/2)^(r+1) of a strip r CTAs read; docs/models/dram-waves.md) and
+// 3/4 of its C tiles, against half the L2. C is read once (β ≠ 0). The
 // same waves give the DRAM writes: which C tiles leave L2 before the kernel ends.
 #include <cstdint>
 #include <span>
@@ -54,14 +55,16 @@ struct wave_reads {
     // a dirty line back only to make room: a wave's C tiles, stored as its CTAs finish, are
     // written within the kernel when what their partition touches after them (the later waves'
     // strips of A and B and its share of their C tiles, and the wave's own tiles stored after
-    // them) exceeds its half of the L2, and are still dirty at the end otherwise. The band's
-    // ends: strips held by their home partition only (low) and the eviction of dirty lines as
-    // early as measured (high).
+    // them) exceeds its half of the L2, and are still dirty at the end otherwise. What a
+    // partition holds of a strip follows from how many CTAs read it (1 − (1/2)^(r+1),
+    // docs/models/dram-waves.md, "How many SMs read a line"). The band's ends: dirty lines that
+    // stay as long as the clean lines every SM reads (gone by the edge's end, 1.25 × the half:
+    // low) and that leave as early as measured (high).
     double c_written_bytes = 0;
     double c_written_low = 0;
     double c_written_high = 0;
-    // The low end is that of the groups sharing the SMs finishing together (the drifting rungs,
-    // reg_tiling_model.hpp), lower than the strips held once.
+    // The low end is that of the groups sharing the SMs finishing together, or of the last
+    // resident wave's worth of CTAs left at the end (the drifting rungs, reg_tiling_model.hpp).
     bool c_written_low_together = false;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
@@ -84,9 +87,12 @@ inline constexpr const char* strip_reuse_note =
     "says after that one's strips and 3/4 of its C tiles, against half the L2)";
 
 // The waves of a launch of gm × gn CTAs in blockIdx order (x along N fastest), `per_wave` at a
-// time.
+// time, from the first CTA on; with `last_wave_full`, from the last CTA back (the first wave
+// takes the remainder): the CTAs resident together at the end of a launch whose CTAs drift
+// apart are the last `per_wave` dispatched.
 [[nodiscard]] std::vector<wave> launch_order_waves(std::int64_t gm, std::int64_t gn,
-                                                   std::int64_t per_wave);
+                                                   std::int64_t per_wave,
+                                                   bool last_wave_full = false);
 
 // Where the L2's limiting cases lie beyond the DRAM read tolerance of the model, `r` gets a DRAM
 // read band between them, unless it has a band already (a rung's own limiting cases are the

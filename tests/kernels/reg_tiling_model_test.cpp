@@ -2,6 +2,8 @@
 // enough to count by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "gpu_context.hpp"
 
 #include "reg_tiling_model.hpp"
@@ -66,15 +68,30 @@ TEST(RegTilingModel, WaveDramOfThe2dAnchor) {
 }
 
 TEST(RegTilingModel, WaveDramWhenAWaveFitsInL2) {
-    // 2048³ in 64×64 tiles, 2 CTAs per SM: 4 waves of 264 CTAs (the last 232) touch 9 strips of
-    // A (4.5 MiB) and all of B (16 MiB), with 3/4 of their 264 C tiles of 16 KiB (3.09 MiB):
-    // 0.944 × half the L2 (25 MiB), where the H100 has lost 0.005 + 0.183 × 0.4375 of such
-    // lines (docs/validation/h100-l2-capacity.log). Each later wave shares B and one A strip with
-    // the one before and reads that share again. (Measured: 55.2 MB.)
+    // 2048³ in 64×64 tiles (strips of 0.5 MiB), 2 CTAs per SM: 4 waves of 264 CTAs (the last
+    // 232) touch 9 strips of A and all of B, with 3/4 of their 264 C tiles of 16 KiB (3.09 MiB).
+    // A partition holds a strip r CTAs read less (1/2)^(r+1) of it: wave 0 reads A strips 0–7
+    // with 32 CTAs each and strip 8 with 8, B columns 0–7 with 9 and 8–31 with 8; wave 1 A 8 (24),
+    // 9–15 (32), 16 (16), B 0–7 (8), 8–15 (9), 16–31 (8); wave 2 A 16 (16), 17–23 (32), 24 (24),
+    // B 0–15 (8), 16–23 (9), 24–31 (8). So each lies about 0.9426 × half the L2 (25 MiB) behind
+    // the strips it shares with the next (0.94375 if every strip were held whole), where the H100
+    // has lost 0.005 + 0.183 × (x − 0.9) / 0.1 of such lines
+    // (docs/validation/h100-l2-capacity.log). Each later wave shares B and one A strip with the one
+    // before and reads that share again. (Measured: 55.2 MB.)
     const auto d = rt::estimate_wave_dram(shape{2048, 2048, 2048}, 64, 64, 2, test::h100());
     EXPECT_TRUE(d.reuse_across_waves);
-    const double e = 0.005 + 0.183 * (0.94375 - 0.9) / 0.1;
-    EXPECT_NEAR(d.read_bytes(), 3.0 * 16777216 + 3 * e * 16.5 * 1048576, 1e-3);
+    const auto held = [](int readers) { return 1 - std::ldexp(1.0, -(readers + 1)); };
+    const double strips[3] = {
+        8 * held(32) + held(8) + 8 * held(9) + 24 * held(8),
+        held(24) + 7 * held(32) + held(16) + 8 * held(8) + 8 * held(9) + 16 * held(8),
+        held(16) + 7 * held(32) + held(24) + 16 * held(8) + 8 * held(9) + 8 * held(8)};
+    double reread = 0;
+    for (const double held_strips : strips) {
+        const double x = (0.5 * held_strips + 0.75 * 264 * 16 / 1024.0) / 25;
+        EXPECT_NEAR(x, 0.9426, 1e-4);
+        reread += (0.005 + 0.183 * (x - 0.9) / 0.1) * 16.5 * 1048576;
+    }
+    EXPECT_NEAR(d.read_bytes(), 3.0 * 16777216 + reread, 1e-3);
     // Kept up to the edge's end (1.25): everything once.
     EXPECT_DOUBLE_EQ(d.edge_low_bytes, 3.0 * 16777216);
 }

@@ -92,3 +92,19 @@ TEST(SmemRegisterModel, TheModelLiesInsideItsBandAtShapesNotShipped) {
         EXPECT_LT(r.dram_read_band->low, r.dram_read_band->high) << to_arg(s);
     }
 }
+
+// The DRAM write band's low end counted back from the last CTA (kernels/reg_tiling_model.hpp,
+// estimate_drifting_dram): at 8192×768×2048 the grid is 128 × 12 tiles of 64 × 64 (16 KiB of C
+// each) in 1536 CTAs, 4 to an SM. The last 528 dispatched are the ones left at the end and stay
+// dirty; each earlier tile has at least the last 528's strips behind it (44 strips of A, 22 MiB,
+// all 6 MiB of B, 3/4 of 8.25 MiB of C: 34.2 MiB, past 1.25 × the half, 31.25 MiB), so it is
+// written: C less 528 tiles, 16.5 MB. The waves counted from the first CTA leave the last 480
+// dirty (17.3 MB), the value (groups of one CTA per SM in turn) 18.9 MB. The H100 measured 17.0 MB
+// (profiles/h100.json).
+TEST(SmemRegisterModel, WriteBandFromTheLastResidentWave) {
+    const auto r = model_of(shape{8192, 768, 2048}).refined;
+    const auto* band = r.band(keys::dram_write_bytes);
+    ASSERT_NE(band, nullptr);
+    EXPECT_DOUBLE_EQ(band->low, 8192.0 * 768 * 4 - 528 * 16384.0);
+    EXPECT_GT(*r.get(keys::dram_write_bytes), 18.8e6);
+}

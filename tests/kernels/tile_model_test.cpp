@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "gpu_context.hpp"
 
 using namespace tgemm;
@@ -97,17 +99,25 @@ TEST(DramWaves, EachWaveRereadsItsStrips) {
 
 // docs/models/dram-waves.md's hand check: vectorized's 128×128 tiles at 4096×2048×1024 on the
 // H100, 264 CTAs per wave, 2 waves. Wave 0 touches A strips 0–16 and all 16 B strips (0.5 MiB
-// each: 16.5 MiB) and 264 C tiles of 64 KiB (16.5 MiB, 3/4 of it in a partition): 28.875 MiB
-// behind its strips when wave 1 reuses them, 1.155 × half the L2 (25 MiB), where the H100 has
-// lost 0.675 + 0.325 × 0.055 / 0.15 of such lines (docs/validation/h100-l2-capacity.log). Wave 1
-// reads A strips 17–31 and that share of the 17 strips it shares: 0.5 MiB × (33 + 15 + 17e) + C.
+// each) and 264 C tiles of 64 KiB (16.5 MiB, 3/4 of it in a partition). A partition holds a strip
+// r CTAs read less (1/2)^(r+1) of it (the lines homed on the other partition that none of its SMs
+// read; "How many SMs read a line"): A strips 0–15 have 16 readers, strip 16 has 8; B strips 0–7
+// have 17, 8–15 have 16. So 28.874 MiB lie behind its strips when wave 1 reuses them (28.875 if
+// every strip were held whole), 1.155 × half the L2 (25 MiB), where the H100 has lost 0.675 +
+// 0.325 × (x − 1.1) / 0.15 of such lines (docs/validation/h100-l2-capacity.log). Wave 1 reads A
+// strips 17–31 and that share of the 17 strips it shares: 0.5 MiB × (33 + 15 + 17e) + C.
 TEST(DramWaves, SharedStripsFollowTheMeasuredRetention) {
     const shape s{4096, 2048, 1024};
     const double mib = 1024.0 * 1024;
     const auto waves = launch_order_waves(32, 16, 264);
     const auto l2 = test::h100().l2_bytes;
     const auto w = wave_dram_reads(s, 4, 128, 128, waves, l2, tgemm::l2_retention_of("h100"));
-    const double e = 0.675 + 0.325 * (1.155 - 1.1) / 0.15;
+    const auto held = [](int readers) { return 1 - std::ldexp(1.0, -(readers + 1)); };
+    const double behind =
+        0.5 * (16 * held(16) + held(8) + 8 * held(17) + 8 * held(16)) + 0.75 * 16.5;
+    const double x = behind / 25;
+    EXPECT_NEAR(x, 1.155, 1e-4);
+    const double e = 0.675 + 0.325 * (x - 1.1) / 0.15;
     EXPECT_NEAR(w.total(), 0.5 * mib * (48 + 17 * e) + 32 * mib, 1e-3);
     // The edge's ends as steps: all 17 kept (1.155 < 1.25), all 17 read again (> 0.9); without a
     // measured curve the step at 1 reads them again too.
@@ -131,17 +141,23 @@ TEST(DramWaves, SharedStripsFollowTheMeasuredRetention) {
 
 // DRAM writes on a grid small enough to follow by hand (docs/models/dram-waves.md, "DRAM
 // writes"): an L2 of 8 MiB (4 MiB per partition), 1024×1024×256 in 128×128 tiles (strips of A
-// and B 128 KiB, C tiles 64 KiB), 8 × 8 tiles in 4 waves of 16 (two tile rows each). Behind
-// wave 3 nothing; behind wave 2 its strips (A 6–7, all 8 of B: 1.25 MiB) and 3/4 of its C
-// (0.75 MiB): 2 MiB; behind wave 1 1.5 + 1.5 = 3 MiB, plus its own 0.75 MiB: under 4 MiB, stays;
-// behind wave 0 1.75 + 2.25 = 4 MiB exactly: all of it written, 16 × 64 KiB = 1 MiB. With the
-// strips held at their home only (half: the low end), wave 0 has 0.875 + 2.25 MiB behind it and
-// stays. The high end (dirty lines leave from 0.64 of the half on) writes more than the value.
+// and B 128 KiB, C tiles 64 KiB), 8 × 8 tiles in 4 waves of 16 (two tile rows each). A partition
+// holds a strip r CTAs read less (1/2)^(r+1) of it. Behind wave 3 nothing; behind wave 2 its
+// strips (A 6–7, 8 readers each; all 8 of B, 2 readers each) and 3/4 of its C (0.75 MiB): under
+// 2 MiB; behind wave 1 A 4–7, B with 4 readers and 1.5 MiB of C, plus its own 0.75 MiB: under
+// 4 MiB, stays; behind wave 0 A 2–7 (8 readers), B with 6 readers and 2.25 MiB of C: 3.9907 MiB,
+// and with its own 0.75 MiB 4.7407: the part past 4 MiB is written, 98.8 % of its 1 MiB (all of
+// it if every strip were held whole: 4 MiB behind it exactly). The low end has lines leave as
+// late as the clean ones every SM reads (all gone by 1.25 × the half, 5 MiB): wave 0 stays. The
+// high end (dirty lines leave from 0.64 of the half on) writes more than the value.
 TEST(DramWaves, CWrittenWhereMoreThanHalfTheL2LiesBehindIt) {
     const double mib = 1024.0 * 1024;
     const auto w = wave_dram_reads({1024, 1024, 256}, 4, 128, 128, launch_order_waves(8, 8, 16),
                                    std::int64_t(8 * mib));
-    EXPECT_DOUBLE_EQ(w.c_written_bytes, 1 * mib);
+    const auto held = [](int readers) { return 1 - std::ldexp(1.0, -(readers + 1)); };
+    const double behind = 0.125 * (6 * held(8) + 8 * held(6)) + 2.25;
+    EXPECT_NEAR(w.c_written_bytes, mib * (behind + 0.75 - 4) / 0.75, 1e-6);
+    EXPECT_NEAR(w.c_written_bytes / mib, 0.9876, 1e-4);
     EXPECT_DOUBLE_EQ(w.c_written_low, 0);
     EXPECT_GT(w.c_written_high, w.c_written_bytes);
     EXPECT_LE(w.c_written_high, w.c_bytes);
