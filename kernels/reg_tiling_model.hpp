@@ -101,15 +101,14 @@ struct wave_dram : wave_reads {
 // The shared wave model (kernels/wave_dram.hpp) for FP32 operands in launch order.
 [[nodiscard]] inline wave_dram estimate_wave_dram(const shape& s, std::int64_t bm, std::int64_t bn,
                                                   int ctas_per_sm, const model_context& mc,
-                                                  int concurrent_waves = 1,
-                                                  bool last_wave_full = false) {
+                                                  int concurrent_waves = 1) {
     wave_dram d;
     const std::int64_t gx = (s.n + bn - 1) / bn;
     const std::int64_t gy = (s.m + bm - 1) / bm;
     d.ctas_per_wave = std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
     static_cast<wave_reads&>(d) =
-        wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave, last_wave_full),
-                        mc.l2_bytes, mc.l2_retention, concurrent_waves);
+        wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave), mc.l2_bytes,
+                        mc.l2_retention, concurrent_waves);
     return d;
 }
 
@@ -154,10 +153,18 @@ struct wave_dram : wave_reads {
                                                       const model_context& mc) {
     auto d = estimate_wave_dram(s, bm, bn, 1, mc, ctas_per_sm);
     if (ctas_per_sm > 1) {
-        const auto together = estimate_wave_dram(s, bm, bn, ctas_per_sm, mc);
-        const auto at_the_end = estimate_wave_dram(s, bm, bn, ctas_per_sm, mc, 1, true);
-        const double low = std::min({together.c_written_bytes, together.c_written_low,
-                                     at_the_end.c_written_bytes, at_the_end.c_written_low});
+        // Only the writes of the resident waves, counted from the first CTA and from the last.
+        const std::int64_t gx = (s.n + bn - 1) / bn;
+        const std::int64_t gy = (s.m + bm - 1) / bm;
+        const std::int64_t per_wave = std::int64_t(mc.sm_count) * ctas_per_sm;
+        const auto written = [&](bool from_the_last) {
+            return wave_dram_writes(
+                s, 4, bm, bn, launch_order_waves(gy, gx, per_wave, from_the_last), mc.l2_bytes);
+        };
+        const auto together = written(false);
+        const auto at_the_end = written(true);
+        const double low =
+            std::min({together.value, together.low, at_the_end.value, at_the_end.low});
         d.c_written_low_together = low < d.c_written_low;
         d.c_written_low = std::min(d.c_written_low, low);
     }

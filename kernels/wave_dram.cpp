@@ -44,13 +44,29 @@ double partition_share(std::int64_t readers) {
                         : 1.0 - std::ldexp(1.0, -int(std::min<std::int64_t>(readers, 62) + 1));
 }
 
+// The bytes of the strips and C tiles of a launch: the last strip of a ragged shape is short.
+struct strip_geometry {
+    const shape& s;
+    double e;  // bytes per element
+    std::int64_t rows, cols;
+    [[nodiscard]] double a(std::int64_t strip) const {
+        return e * double(std::min(rows, s.m - strip * rows)) * double(s.k);
+    }
+    [[nodiscard]] double b(std::int64_t strip) const {
+        return e * double(s.k) * double(std::min(cols, s.n - strip * cols));
+    }
+    [[nodiscard]] double c_tile(const strip_pair& t) const {
+        return e * double(std::min(rows, s.m - t.a_strip * rows)) *
+               double(std::min(cols, s.n - t.b_strip * cols));
+    }
+};
+
 // What a partition holds of what it touches: each strip of A and B by how many CTAs read it
 // (partition_share; the CTAs of a wave sit on different SMs, and so do those of different waves
 // as far as the share goes) and c_share_per_partition of C; `evicted(x0, x1)`: the fraction of a
 // wave's C tiles written back when their lines lie x0 … x1 half-L2s deep.
-template <class ABytes, class BBytes, class TileBytes, class Evicted>
-double c_written_during(const std::vector<wave>& waves, const ABytes& a_strip_bytes,
-                        const BBytes& b_strip_bytes, const TileBytes& c_tile_bytes, double capacity,
+template <class Evicted>
+double c_written_during(const std::vector<wave>& waves, const strip_geometry& g, double capacity,
                         const Evicted& evicted) {
     // From the last wave back: the strips and C tiles touched after wave i, each strip counted
     // by the share of it a partition holds for the readers it has had after wave i.
@@ -62,15 +78,15 @@ double c_written_during(const std::vector<wave>& waves, const ABytes& a_strip_by
     };
     for (auto i = static_cast<std::ptrdiff_t>(waves.size()) - 1; i >= 0; --i) {
         double c_wave = 0;
-        for (const auto& t : waves[std::size_t(i)]) c_wave += c_tile_bytes(t);
+        for (const auto& t : waves[std::size_t(i)]) c_wave += g.c_tile(t);
         // The wave's tiles are stored one after another as its CTAs finish: a tile's lines have
         // behind them what later waves touch and the wave's own tiles stored after it.
         const double behind = strips_after + c_share_per_partition * c_after;
         const double own = c_share_per_partition * c_wave;
         if (own > 0) written += c_wave * evicted(behind / capacity, (behind + own) / capacity);
         for (const auto& t : waves[std::size_t(i)]) {
-            add_reader(a_readers, t.a_strip, a_strip_bytes(t.a_strip));
-            add_reader(b_readers, t.b_strip, b_strip_bytes(t.b_strip));
+            add_reader(a_readers, t.a_strip, g.a(t.a_strip));
+            add_reader(b_readers, t.b_strip, g.b(t.b_strip));
         }
         c_after += c_wave;
     }
@@ -79,11 +95,29 @@ double c_written_during(const std::vector<wave>& waves, const ABytes& a_strip_by
 
 }  // namespace
 
+c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip_rows,
+                           std::int64_t strip_cols, const std::vector<wave>& waves,
+                           std::int64_t l2_bytes) {
+    const strip_geometry g{s, double(element_bytes), strip_rows, strip_cols};
+    const double usable = 0.5 * double(l2_bytes);
+    // The value: a line is gone once its partition has touched half the L2 since (a step at 1).
+    // Low end: dirty lines stay as long as any line measured (the clean ones every SM reads, all
+    // gone by the edge's end). High end: dirty lines leave as early as measured.
+    const auto gone_after = [](double edge) {
+        return
+            [edge](double x0, double x1) { return std::clamp((x1 - edge) / (x1 - x0), 0.0, 1.0); };
+    };
+    return {c_written_during(waves, g, usable, gone_after(1.0)),
+            c_written_during(waves, g, usable, gone_after(edge_end)),
+            c_written_during(waves, g, usable, mean_evicted)};
+}
+
 wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
                            std::int64_t l2_bytes, std::span<const retention_point> retention,
                            int concurrent_waves) {
     wave_reads w;
+    const strip_geometry g{s, double(element_bytes), strip_rows, strip_cols};
     const double e = element_bytes;
     const double a_total = e * double(s.m) * double(s.k);
     const double b_total = e * double(s.k) * double(s.n);
@@ -91,20 +125,9 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     w.c_bytes = e * double(s.m) * double(s.n);
     w.waves = static_cast<std::int64_t>(waves.size());
     w.fits_l2 = a_total + b_total <= usable;
-    const auto a_strip_bytes = [&](std::int64_t a) {
-        return e * double(std::min(strip_rows, s.m - a * strip_rows)) * double(s.k);
-    };
-    const auto b_strip_bytes = [&](std::int64_t b) {
-        return e * double(s.k) * double(std::min(strip_cols, s.n - b * strip_cols));
-    };
     w.unshared_bytes = w.c_bytes;
     for (const auto& wv : waves)
-        for (const auto& t : wv)
-            w.unshared_bytes += a_strip_bytes(t.a_strip) + b_strip_bytes(t.b_strip);
-    const auto c_tile_bytes = [&](const strip_pair& t) {
-        return e * double(std::min(strip_rows, s.m - t.a_strip * strip_rows)) *
-               double(std::min(strip_cols, s.n - t.b_strip * strip_cols));
-    };
+        for (const auto& t : wv) w.unshared_bytes += g.a(t.a_strip) + g.b(t.b_strip);
     // One pass over the waves: a strip the previous wave touched is found in L2 unless its
     // partition has touched too much since: what it holds of that wave's strips (by their
     // readers, partition_share; whole where `per_partition` is false: the L2 as one cache) and
@@ -132,12 +155,12 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             }
             double strips = 0;
             for (const auto a : a_now) {
-                strips += a_strip_bytes(a);
-                r.a += a_strip_bytes(a) * (a_prev.contains(a) ? evicted : 1.0);
+                strips += g.a(a);
+                r.a += g.a(a) * (a_prev.contains(a) ? evicted : 1.0);
             }
             for (const auto b : b_now) {
-                strips += b_strip_bytes(b);
-                r.b += b_strip_bytes(b) * (b_prev.contains(b) ? evicted : 1.0);
+                strips += g.b(b);
+                r.b += g.b(b) * (b_prev.contains(b) ? evicted : 1.0);
             }
             r.reuse = r.reuse || evicted < 1;
             r.max_strips = std::max(r.max_strips, strips);
@@ -146,32 +169,24 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             double c_between = 0;
             for (std::size_t j = i; j < std::min(waves.size(), i + span); ++j)
                 for (const auto& t : waves[j]) {
-                    c_between += c_tile_bytes(t);
+                    c_between += g.c_tile(t);
                     ++a_readers[t.a_strip];
                     ++b_readers[t.b_strip];
                 }
             double between = 0;
-            for (const auto& [a, readers] : a_readers) between += a_strip_bytes(a) * held(readers);
-            for (const auto& [b, readers] : b_readers) between += b_strip_bytes(b) * held(readers);
+            for (const auto& [a, readers] : a_readers) between += g.a(a) * held(readers);
+            for (const auto& [b, readers] : b_readers) between += g.b(b) * held(readers);
             evicted = evicted_after((between + c_share * c_between) / capacity);
             a_prev = std::move(a_now);
             b_prev = std::move(b_now);
         }
         return r;
     };
-    const auto written = [&](const auto& evicted) {
-        return c_written_during(waves, a_strip_bytes, b_strip_bytes, c_tile_bytes, usable, evicted);
-    };
-    // The value: a line is gone once its partition has touched half the L2 since (a step at 1).
-    // Low end: dirty lines stay as long as any line measured (the clean ones every SM reads, all
-    // gone by the edge's end). High end: dirty lines leave as early as measured.
-    const auto gone_after = [](double edge) {
-        return
-            [edge](double x0, double x1) { return std::clamp((x1 - edge) / (x1 - x0), 0.0, 1.0); };
-    };
-    w.c_written_bytes = written(gone_after(1.0));
-    w.c_written_low = written(gone_after(edge_end));
-    w.c_written_high = written(mean_evicted);
+    const auto written =
+        wave_dram_writes(s, element_bytes, strip_rows, strip_cols, waves, l2_bytes);
+    w.c_written_bytes = written.value;
+    w.c_written_low = written.low;
+    w.c_written_high = written.high;
 
     const auto r = shared_sweep(c_share_per_partition, usable,
                                 [&](double x) { return evicted_at(retention, x); });

@@ -81,6 +81,17 @@ struct wave_reads {
                                          std::span<const retention_point> retention = {},
                                          int concurrent_waves = 1);
 
+// C written to DRAM within the kernel (wave_reads::c_written_*): the value and the band's ends,
+// from the waves alone; for a second wave schedule of the same launch (reg_tiling_model.hpp).
+struct c_written {
+    double value = 0;
+    double low = 0;
+    double high = 0;
+};
+[[nodiscard]] c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip_rows,
+                                         std::int64_t strip_cols, const std::vector<wave>& waves,
+                                         std::int64_t l2_bytes);
+
 // How the rungs' notes say rule 2 (after "each reads the A and B strips it touches, ").
 inline constexpr const char* strip_reuse_note =
     "less those the one before touched that L2 still holds (as the GPU's measured retention "
