@@ -1,0 +1,81 @@
+// The DRAM model at eight shapes chosen to tell apart the two rules for what a partition holds
+// of a strip (every strip whole, or 1 − (1/2)^(r+1) of a strip r CTAs read, kernels/wave_dram.hpp):
+// wide grids whose waves read most strips of B with one to four CTAs. Both rules' predictions
+// were committed (docs/validation/readers-shapes-predictions.csv, 3594b2d) before the tool measured
+// ten FP32 rungs there on the H200 and the H100 (docs/validation/<gpu>-readers-shapes.json;
+// docs/models/dram-waves.md, "Wide grids: the readers' share measured").
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "dram_expectations.hpp"
+#include "model/levels.hpp"
+#include "profile/profile_file.hpp"
+#include "rung.hpp"
+
+using namespace tgemm;
+
+namespace {
+
+// The rows outside the model and its band (10 %, writes 10 % or 1 MB) when first measured: the
+// model at these shapes is not done. Reads: the naive rungs at the widest grids re-read more than
+// a wave that fits (the wave's B strips, read by one or two CTAs, held 3/4 or 7/8 per partition:
+// under the edge; measured 1.3–2.2 × the value); thread_tiling and outer_product at
+// 1024×3072×4096 on either side of one value (+30 %, −21 %: how their groups drift); and the
+// others named. Writes: blocktiling_2d and vectorized at 1024×3072×4096, whose grid (8 × 24 tiles
+// of 128 × 128) is one wave with nothing touched after its tiles, which the model keeps dirty to
+// the end, write 1.1–2.9 MB (warptiling and sm90_fp32, the same grid, write none).
+const std::set<std::string> known_misses = {
+    "h100 naive at 1536×5120×1280 reads",           "h100 blocktiling_1d at 3072×4608×1024 reads",
+    "h100 thread_tiling at 1024×3072×4096 reads",   "h100 outer_product at 1024×3072×4096 reads",
+    "h100 outer_product at 512×8192×2048 reads",    "h100 blocktiling_2d at 1024×3072×4096 writes",
+    "h100 vectorized at 1024×3072×4096 writes",     "h200 naive at 768×8448×1024 reads",
+    "h200 naive at 2048×4224×1536 reads",           "h200 smem_tiling at 2048×4224×1536 reads",
+    "h200 naive at 1536×5120×1280 reads",           "h200 smem_tiling at 3072×4608×1024 reads",
+    "h200 thread_tiling at 1024×3072×4096 reads",   "h200 outer_product at 512×8192×2048 reads",
+    "h200 blocktiling_2d at 1024×3072×4096 writes", "h200 vectorized at 1024×3072×4096 writes",
+};
+
+}  // namespace
+
+// Every row within the model or its band but the named misses, and each named miss outside (so
+// that a model that brings one in shows, and the list shrinks with it).
+class ReadersShapes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ReadersShapes, DramWithinTheModelOrItsBand) {
+    const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + GetParam() +
+                                "-readers-shapes.json");
+    const auto mc = model_context_for(p.gpu);
+    int compared = 0, missed = 0;
+    for (const auto& m : p.measurements) {
+        ASSERT_FALSE(m.skipped) << m.kernel;
+        ASSERT_TRUE(m.verified) << m.kernel;
+        const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+        const auto where = GetParam() + " " + m.kernel + " at " + to_string(m.size);
+        const double reads = m.counters.at(std::string(keys::dram_read_bytes));
+        const auto allowed = test::dram_reads_allowed(pred);
+        const bool reads_in = reads >= allowed.low && reads <= allowed.high;
+        const double writes = m.counters.at(std::string(keys::dram_write_bytes));
+        const auto* b = pred.band(keys::dram_write_bytes);
+        const double v = pred.get(keys::dram_write_bytes).value_or(NAN);
+        const double lo = b ? b->low : v, hi = b ? b->high : v;
+        const bool writes_in = writes >= lo - model::dram_write_allowance(lo) &&
+                               writes <= hi + model::dram_write_allowance(hi);
+        for (const auto& [in, what, measured, low, high] :
+             {std::tuple{reads_in, "reads", reads, allowed.low, allowed.high},
+              std::tuple{writes_in, "writes", writes, lo, hi}}) {
+            const bool named = known_misses.contains(where + " " + what);
+            EXPECT_EQ(in, !named) << where << ": DRAM " << what << " " << measured / 1e6
+                                  << " MB against " << low / 1e6 << " … " << high / 1e6
+                                  << (named ? " (a named miss, now inside)" : "");
+            missed += named;
+        }
+        ++compared;
+    }
+    EXPECT_EQ(compared, 80);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 7 : 9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpus, ReadersShapes, ::testing::Values("h100", "h200"));
