@@ -30,30 +30,10 @@ for pair in $PAIRS; do
     exit 2
   fi
 done
-[ -f .devdeps/env.sh ] && source .devdeps/env.sh
-export PATH="/usr/local/cuda/bin:$PATH"
-B=${BUILD_DIR:-/tmp/b-modes}
-X=/tmp/ncu-modes
-mkdir -p "$X" "${OUT:-/tmp/ncu-modes-out}"
-trap 'tar -czf "${OUT:-/tmp/ncu-modes-out}/ncu-modes.tar.gz" -C "$X" --exclude=rep .' EXIT
-if [ ! -x "$B/tgemm-roofline" ]; then
-  cmake -S . -B "$B" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release \
-    > "$X/cmake.log" 2>&1 || exit 1
-  cmake --build "$B" -j "$(nproc)" --target tgemm-roofline > "$X/build.log" 2>&1 || exit 1
-fi
-BIN=$B/tgemm-roofline
+source scripts/probes/probe_common.sh  # the working folder is the root (above)
+probe_setup ncu-modes /tmp/b-modes
 ONE=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_bytes.sum
 FULL=$("$BIN" list metrics --tsv | cut -f2 | paste -sd, -)
-echo "# $(nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader | head -1), $(date -u +%Y-%m-%dT%H:%M:%SZ), tgemm at $(git rev-parse --short HEAD 2>/dev/null || echo '?')" > "$X/README.txt"
-ncu_run() {  # file, ncu options..., -- run-kernel options...
-  local file=$1; shift
-  local opts=()
-  while [ "$1" != "--" ]; do opts+=("$1"); shift; done
-  shift
-  ncu --csv --print-units base --clock-control none "${opts[@]}" "$BIN" run-kernel "$@" \
-    > "$X/$file" 2> "$X/$file.err"
-  echo "$file rc $?" >> "$X/runs.log"
-}
 t0=$SECONDS
 for pair in $PAIRS; do
   k=${pair%%:*}
