@@ -14,23 +14,16 @@
 #   PAIRS="smem_register:2048 naive:1536x1536x4096" RUNS=3 bash scripts/probes/ncu_modes.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/probes/probe_common.sh  # the working folder is the root now
 RUNS=${RUNS:-3}
-if ! [[ "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
-  echo "ncu_modes.sh: RUNS must be a whole number of runs, not '$RUNS'" >&2
-  exit 2
-fi
+probe_check_runs ncu_modes.sh "$RUNS"
 PAIRS=${PAIRS:-}
 if [ -z "$PAIRS" ]; then
   echo "ncu_modes.sh: set PAIRS to kernel:size words (e.g. PAIRS=\"naive:2048\")" >&2
   exit 2
 fi
-for pair in $PAIRS; do
-  if ! [[ "$pair" =~ ^[a-z0-9_]+:[0-9]+(x[0-9]+x[0-9]+)?$ ]]; then
-    echo "ncu_modes.sh: '$pair' in PAIRS is not kernel:size (N or MxNxK)" >&2
-    exit 2
-  fi
-done
-source scripts/probes/probe_common.sh  # the working folder is the root (above)
+# shellcheck disable=SC2086  # the words of PAIRS, one pair each
+probe_check_pairs ncu_modes.sh " in PAIRS" $PAIRS
 probe_setup ncu-modes /tmp/b-modes
 ONE=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_bytes.sum
 FULL=$("$BIN" list metrics --tsv | cut -f2 | paste -sd, -)

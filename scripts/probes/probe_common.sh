@@ -5,6 +5,24 @@
 # README.txt naming the GPU, the time and the tree; `ncu_run FILE NCU_OPTIONS... -- RUN_KERNEL_OPTIONS...`
 # runs ncu on `tgemm-roofline run-kernel` into $X/FILE and notes its exit status in $X/runs.log.
 
+# One-line refusals, exit 2, before anything is built or run: RUNS a positive whole number; every
+# word a kernel:size pair (N or MxNxK).
+probe_check_runs() {  # script name, value
+  if ! [[ "$2" =~ ^[1-9][0-9]*$ ]]; then
+    echo "$1: RUNS must be a whole number of runs, not '$2'" >&2
+    exit 2
+  fi
+}
+probe_check_pairs() {  # script name, what the words are called, words...
+  local script=$1 what=$2; shift 2
+  for pair in "$@"; do
+    if ! [[ "$pair" =~ ^[a-z0-9_]+:[0-9]+(x[0-9]+x[0-9]+)?$ ]]; then
+      echo "$script: '$pair'$what is not kernel:size (N or MxNxK)" >&2
+      exit 2
+    fi
+  done
+}
+
 probe_setup() {
   local name=$1 default_build=$2
   [ -f .devdeps/env.sh ] && source .devdeps/env.sh

@@ -16,24 +16,17 @@
 #     bash scripts/probes/tail_occupancy.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/probes/probe_common.sh  # the working folder is the root now
 RUNS=${RUNS:-5}
-if ! [[ "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
-  echo "tail_occupancy.sh: RUNS must be a whole number of runs, not '$RUNS'" >&2
-  exit 2
-fi
+probe_check_runs tail_occupancy.sh "$RUNS"
 OCC_PAIRS=${OCC_PAIRS:-}
 DRAM_PAIRS=${DRAM_PAIRS:-}
 if [ -z "$OCC_PAIRS$DRAM_PAIRS" ]; then
   echo "tail_occupancy.sh: set OCC_PAIRS and/or DRAM_PAIRS to kernel:size words" >&2
   exit 2
 fi
-for pair in $OCC_PAIRS $DRAM_PAIRS; do
-  if ! [[ "$pair" =~ ^[a-z0-9_]+:[0-9]+(x[0-9]+x[0-9]+)?$ ]]; then
-    echo "tail_occupancy.sh: '$pair' is not kernel:size (N or MxNxK)" >&2
-    exit 2
-  fi
-done
-source scripts/probes/probe_common.sh  # the working folder is the root (above)
+# shellcheck disable=SC2086  # the words of the two lists, one pair each
+probe_check_pairs tail_occupancy.sh "" $OCC_PAIRS $DRAM_PAIRS
 probe_setup tail-occupancy /tmp/b
 OCC=sm__warps_active.avg.pct_of_peak_sustained_active,sm__ctas_launched.sum,sm__cycles_active.sum,sm__warps_active.sum,gpu__time_duration.sum
 DRAM=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_bytes.sum,gpu__time_duration.sum
