@@ -98,16 +98,26 @@ struct wave_dram : wave_reads {
     [[nodiscard]] double read_bytes() const { return total(); }
 };
 
+// The CTAs per wave of a launch: SMs × resident CTAs per SM.
+[[nodiscard]] inline std::int64_t ctas_per_wave(int ctas_per_sm, const model_context& mc) {
+    return std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
+}
+
+// The waves of an M×N grid of bm × bn tiles in launch order (wave_dram.hpp, launch_order_waves).
+[[nodiscard]] inline std::vector<wave> tile_waves(const shape& s, std::int64_t bm, std::int64_t bn,
+                                                  std::int64_t per_wave,
+                                                  bool last_wave_full = false) {
+    return launch_order_waves((s.m + bm - 1) / bm, (s.n + bn - 1) / bn, per_wave, last_wave_full);
+}
+
 // The shared wave model (kernels/wave_dram.hpp) for FP32 operands in launch order.
 [[nodiscard]] inline wave_dram estimate_wave_dram(const shape& s, std::int64_t bm, std::int64_t bn,
                                                   int ctas_per_sm, const model_context& mc,
                                                   int concurrent_waves = 1) {
     wave_dram d;
-    const std::int64_t gx = (s.n + bn - 1) / bn;
-    const std::int64_t gy = (s.m + bm - 1) / bm;
-    d.ctas_per_wave = std::max<std::int64_t>(1, std::int64_t(mc.sm_count) * ctas_per_sm);
+    d.ctas_per_wave = ctas_per_wave(ctas_per_sm, mc);
     static_cast<wave_reads&>(d) =
-        wave_dram_reads(s, 4, bm, bn, launch_order_waves(gy, gx, d.ctas_per_wave), mc.l2_bytes,
+        wave_dram_reads(s, 4, bm, bn, tile_waves(s, bm, bn, d.ctas_per_wave), mc.l2_bytes,
                         mc.l2_retention, concurrent_waves);
     return d;
 }
@@ -153,18 +163,16 @@ struct wave_dram : wave_reads {
                                                       const model_context& mc) {
     auto d = estimate_wave_dram(s, bm, bn, 1, mc, ctas_per_sm);
     if (ctas_per_sm > 1) {
-        // Only the writes of the resident waves, counted from the first CTA and from the last.
-        const std::int64_t gx = (s.n + bn - 1) / bn;
-        const std::int64_t gy = (s.m + bm - 1) / bm;
-        const std::int64_t per_wave = std::int64_t(mc.sm_count) * ctas_per_sm;
-        const auto written = [&](bool from_the_last) {
+        // Only the writes of the resident waves, counted from the first CTA and from the last
+        // (each one's low end lies at or under its value).
+        const auto low_end = [&](bool from_the_last) {
             return wave_dram_writes(
-                s, 4, bm, bn, launch_order_waves(gy, gx, per_wave, from_the_last), mc.l2_bytes);
+                       s, 4, bm, bn,
+                       tile_waves(s, bm, bn, ctas_per_wave(ctas_per_sm, mc), from_the_last),
+                       mc.l2_bytes)
+                .low;
         };
-        const auto together = written(false);
-        const auto at_the_end = written(true);
-        const double low =
-            std::min({together.value, together.low, at_the_end.value, at_the_end.low});
+        const double low = std::min(low_end(false), low_end(true));
         d.c_written_low_together = low < d.c_written_low;
         d.c_written_low = std::min(d.c_written_low, low);
     }

@@ -26,8 +26,25 @@ inline dram_read_limits dram_reads_allowed(const refined_model& pred) {
     return {(1 - tol) * (band ? band->low : value), (1 + tol) * (band ? band->high : value)};
 }
 
-// Within the DRAM write tolerance (10 % or 1 MB, model::dram_write_allowance) of the model's
-// value, or of its typed band's ends where it gives one (kernels/dram_writes.hpp). A library row
+// What the DRAM writes may be: within the DRAM write tolerance (10 % or 1 MB,
+// model::dram_write_allowance) of the model's value, or of its typed band's ends where it gives
+// one (kernels/dram_writes.hpp). `low` and `high` are the value or the band's ends.
+struct dram_write_limits {
+    double low = 0;
+    double high = 0;
+    double allowed_low = 0;
+    double allowed_high = 0;
+};
+inline dram_write_limits dram_writes_allowed(const refined_model& pred) {
+    const double model = pred.get(keys::dram_write_bytes).value_or(NAN);
+    const auto* b = pred.band(keys::dram_write_bytes);
+    const double low = b ? b->low : model;
+    const double high = b ? b->high : model;
+    return {low, high, low - model::dram_write_allowance(low),
+            high + model::dram_write_allowance(high)};
+}
+
+// Within dram_writes_allowed. A library row
 // (cuBLAS: only its compulsory traffic is modelled) from below only: what must leave L2 less
 // what the L2 may still hold dirty at the end.
 inline void expect_dram_writes(const refined_model& pred, double measured, double l2_bytes,
@@ -37,15 +54,14 @@ inline void expect_dram_writes(const refined_model& pred, double measured, doubl
         EXPECT_GE(measured, model - std::min(model, l2_bytes)) << where << ": DRAM writes";
         return;
     }
-    const auto* b = pred.band(keys::dram_write_bytes);
-    const double low = b ? b->low : model;
-    const double high = b ? b->high : model;
-    EXPECT_GE(measured, low - model::dram_write_allowance(low))
-        << where << ": DRAM writes " << measured << " below the model's " << low
-        << (b ? " (its band's low end)" : "");
-    EXPECT_LE(measured, high + model::dram_write_allowance(high))
-        << where << ": DRAM writes " << measured << " above the model's " << high
-        << (b ? " (its band's high end)" : "");
+    const bool band = pred.band(keys::dram_write_bytes) != nullptr;
+    const auto allowed = dram_writes_allowed(pred);
+    EXPECT_GE(measured, allowed.allowed_low)
+        << where << ": DRAM writes " << measured << " below the model's " << allowed.low
+        << (band ? " (its band's low end)" : "");
+    EXPECT_LE(measured, allowed.allowed_high)
+        << where << ": DRAM writes " << measured << " above the model's " << allowed.high
+        << (band ? " (its band's high end)" : "");
 }
 
 }  // namespace tgemm::test

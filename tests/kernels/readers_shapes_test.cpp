@@ -58,14 +58,11 @@ TEST_P(ReadersShapes, DramWithinTheModelOrItsBand) {
         const auto allowed = test::dram_reads_allowed(pred);
         const bool reads_in = reads >= allowed.low && reads <= allowed.high;
         const double writes = m.counters.at(std::string(keys::dram_write_bytes));
-        const auto* b = pred.band(keys::dram_write_bytes);
-        const double v = pred.get(keys::dram_write_bytes).value_or(NAN);
-        const double lo = b ? b->low : v, hi = b ? b->high : v;
-        const bool writes_in = writes >= lo - model::dram_write_allowance(lo) &&
-                               writes <= hi + model::dram_write_allowance(hi);
+        const auto w = test::dram_writes_allowed(pred);
+        const bool writes_in = writes >= w.allowed_low && writes <= w.allowed_high;
         for (const auto& [in, what, measured, low, high] :
              {std::tuple{reads_in, "reads", reads, allowed.low, allowed.high},
-              std::tuple{writes_in, "writes", writes, lo, hi}}) {
+              std::tuple{writes_in, "writes", writes, w.low, w.high}}) {
             const bool named = known_misses.contains(where + " " + what);
             EXPECT_EQ(in, !named) << where << ": DRAM " << what << " " << measured / 1e6
                                   << " MB against " << low / 1e6 << " … " << high / 1e6

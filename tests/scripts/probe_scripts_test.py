@@ -165,6 +165,11 @@ try:
     check(False, "ncu_runs_csv on an output without ncu's CSV raises")
 except RuntimeError as e:
     check("no CSV from ncu for empty.txt" in str(e), f"ncu_runs_csv error: {e}")
+try:
+    ncu_runs_csv.launches_of("empty.txt", "no csv here")
+    check(False, "launches_of on an output without ncu's CSV raises")
+except RuntimeError as e:
+    check("no CSV from ncu for empty.txt" in str(e), f"launches_of error: {e}")
 # Its command line: an unreadable output or a binary that lists no metrics, one line each.
 with tempfile.TemporaryDirectory() as d:
     out = os.path.join(d, "runs.csv")
