@@ -9,11 +9,12 @@
 #include "model/textbook.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
+#include "tile32_bodies.cuh"
 
 namespace tgemm {
 namespace {
 
-constexpr int block = 32;
+constexpr int block = kernels::tile32::tile;
 // One output per thread, K walked an element at a time; ptxas (nvcc 13.0, sm_90a) allocates 32
 // registers.
 constexpr kernels::launch_info info{
@@ -21,14 +22,7 @@ constexpr kernels::launch_info info{
 
 __global__ void naive_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                              float beta, float* c) {
-    const int col = blockIdx.x * block + threadIdx.x;  // varies fastest across the warp
-    const int row = blockIdx.y * block + threadIdx.y;
-    if (row >= m || col >= n) return;
-    float acc = 0.0f;
-    for (int i = 0; i < k; ++i)
-        acc += a[static_cast<long>(row) * k + i] * b[static_cast<long>(i) * n + col];
-    const long idx = static_cast<long>(row) * n + col;
-    c[idx] = alpha * acc + beta * c[idx];
+    kernels::tile32::naive_body(m, n, k, alpha, a, b, beta, c);
 }
 
 void launch(const gemm_args& g, const launch_context& ctx) {

@@ -9,11 +9,12 @@
 #include "model/textbook.hpp"
 #include "reg_tiling_model.hpp"
 #include "rung.hpp"
+#include "tile32_bodies.cuh"
 
 namespace tgemm {
 namespace {
 
-constexpr int tile = 32;
+constexpr int tile = kernels::tile32::tile;
 // Its two tiles are 8 KB of shared memory; ptxas (nvcc 13.0, sm_90a) allocates 31 registers.
 constexpr kernels::launch_info info{.tile_m = tile,
                                     .tile_n = tile,
@@ -24,28 +25,7 @@ constexpr kernels::launch_info info{.tile_m = tile,
 
 __global__ void smem_tiling_kernel(int m, int n, int k, float alpha, const float* a, const float* b,
                                    float beta, float* c) {
-    __shared__ float as[tile][tile];  // (row, k)
-    __shared__ float bs[tile][tile];  // (k, col)
-    const int tx = threadIdx.x;
-    const int ty = threadIdx.y;
-    const int row = blockIdx.y * tile + ty;
-    const int col = blockIdx.x * tile + tx;
-    float acc = 0.0f;
-    for (int k0 = 0; k0 < k; k0 += tile) {
-        // Out-of-range elements are staged as zeros, so edge tiles need no special inner loop.
-        const int ka = k0 + tx;
-        const int kb = k0 + ty;
-        as[ty][tx] = (row < m && ka < k) ? a[static_cast<long>(row) * k + ka] : 0.0f;
-        bs[ty][tx] = (kb < k && col < n) ? b[static_cast<long>(kb) * n + col] : 0.0f;
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < tile; ++i) acc += as[ty][i] * bs[i][tx];
-        __syncthreads();
-    }
-    if (row < m && col < n) {
-        const long idx = static_cast<long>(row) * n + col;
-        c[idx] = alpha * acc + beta * c[idx];
-    }
+    kernels::tile32::smem_tiling_body(m, n, k, alpha, a, b, beta, c);
 }
 
 void launch(const gemm_args& g, const launch_context& ctx) {
