@@ -1,7 +1,12 @@
 #pragma once
-// The rungs with 32 × 32 tiles (naive, smem_tiling) with each CTA's SM and lifetime recorded
-// (tests/collect/cta_drift_test.cpp).
+// Rungs of the FP32 ladder with each CTA's SM and lifetime recorded, their own bodies
+// (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh, 08_blocktiling_2d.cuh) between two
+// timestamps (tests/collect/cta_drift_test.cpp).
 #include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
 
 #include "rung.hpp"
 
@@ -15,12 +20,18 @@ struct cta_span {
     unsigned long long end_ns = 0;
 };
 
-enum class tile32_body { naive, smem_tiling };
+enum class traced_rung { naive, smem_tiling, thread_tiling, blocktiling_2d };
 
-// CTAs per SM of the traced kernel (the rung's own: 2 on Hopper).
-int traced_tile32_ctas_per_sm(tile32_body body);
+// The traced rung of that id (none for a rung without a traced body).
+[[nodiscard]] std::optional<traced_rung> traced_rung_named(const std::string& id);
+// CTAs per SM and registers per thread of the traced kernel (the rung's own, checked by the
+// test against the rung's kernel).
+[[nodiscard]] int traced_ctas_per_sm(traced_rung r);
+[[nodiscard]] int traced_registers(traced_rung r);
+// CTAs of the rung's grid at `s`.
+[[nodiscard]] std::size_t traced_ctas(traced_rung r, const shape& s);
 // The rung's launch with the traced kernel; out[b] for CTA b in launch order (blockIdx.x
-// fastest), ceil(m/32) × ceil(n/32) of them.
-void launch_traced_tile32(tile32_body body, const gemm_args& g, cta_span* out, cudaStream_t s);
+// fastest).
+void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s);
 
 }  // namespace tgemm::probe

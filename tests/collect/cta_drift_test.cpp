@@ -1,19 +1,21 @@
-// Whether the CTAs that share an SM stay in step or drift apart, seen directly: the DRAM wave
-// model takes naive's two CTAs per SM as one wave of 2 × SMs crossing K together and
-// smem_tiling's, with the same 32 × 32 tiles and grid, as groups of one CTA per SM at unrelated
-// points of K (kernels/reg_tiling_model.hpp, estimate_drifting_dram), from their DRAM reads at
-// 4096³ alone (B read 62 and 124 times). Here each CTA of the two rungs' own bodies
-// (kernels/tile32_bodies.cuh) records its SM, start and end; printed per shape
+// Whether the CTAs that share an SM stay in step or drift apart, seen directly. The DRAM wave
+// model takes naive's two CTAs per SM, and those of rungs 07-12, as one wave of CTAs per SM x SMs
+// crossing K together, and those of rungs 03-06 as groups of one CTA per SM at unrelated points
+// of K (kernels/reg_tiling_model.hpp, estimate_drifting_dram), from their DRAM reads alone (at
+// 4096^3 naive reads B 62 times, smem_tiling, with the same 32 x 32 tiles and grid, 124). Here
+// each CTA of a rung's own body (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh,
+// 08_blocktiling_2d.cuh) records its SM, start and end; printed per rung and shape
 // (docs/validation/<gpu>-cta-drift.log, docs/models/dram-waves.md):
 // - the DRAM reads of the rung and of the traced kernel, each after the tool's preparation, so
 //   that the trace is seen not to change what it observes;
 // - for every CTA, how far apart in time it and the CTA it shares its SM with longest started,
-//   in units of its own lifetime (0: in step; 0.5: the one half done when the other starts),
-//   as deciles, over the whole launch and over its first and last quarter;
-// - in the first wave, when the earlier of an SM's two CTAs ends, as a share of the later one's
-//   lifetime (1: they end together).
-// Runs when TGEMM_CTA_DRIFT lists the shapes. Asserted only that every CTA ran, on as many SMs
-// as the GPU has, two at a time as the rung. Needs a GPU.
+//   in units of its own lifetime (0: in step; 0.5: one half done when the other starts), as
+//   deciles, over the whole launch and over its first and last quarter;
+// - in the first wave, when the first of an SM's CTAs ends, as a share of when its last one
+//   does (1: they end together).
+// Runs when TGEMM_CTA_DRIFT lists the shapes (TGEMM_CTA_DRIFT_RUNGS the rungs; all four by
+// default). Asserted: the traced kernel runs as many CTAs per SM as the rung's, every CTA ran, on
+// every SM, never more at once than that. Needs a GPU.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -27,6 +29,7 @@
 #include "collect/cuda_handles.hpp"
 #include "core/shape.hpp"
 #include "cta_drift_kernels.hpp"
+#include "rung.hpp"
 
 using namespace tgemm;
 
@@ -99,16 +102,18 @@ drift_summary summarize(const std::vector<probe::cta_span>& spans) {
             if (when < 0.25) d.offset_first_quarter.push_back(offset);
             if (when > 0.75) d.offset_last_quarter.push_back(offset);
         }
-        // The first wave: the SM's CTAs that started within a microsecond of the launch.
-        std::vector<probe::cta_span> first;
+        // The first wave: the SM's CTAs that started within a microsecond of the launch; when
+        // the first of them ends, as a share of the time to the last one's end.
+        unsigned long long first_end = ~0ull, last_end = 0;
+        int first_wave = 0;
         for (const auto& c : list)
-            if (c.start_ns - t0 < 1000) first.push_back(c);
-        if (first.size() == 2) {
-            const auto& a = first[0].end_ns < first[1].end_ns ? first[0] : first[1];
-            const auto& b = first[0].end_ns < first[1].end_ns ? first[1] : first[0];
-            d.first_wave_end_share.push_back(double(a.end_ns - b.start_ns) /
-                                             double(b.end_ns - b.start_ns));
-        }
+            if (c.start_ns - t0 < 1000) {
+                ++first_wave;
+                first_end = std::min(first_end, c.end_ns);
+                last_end = std::max(last_end, c.end_ns);
+            }
+        if (first_wave > 1)
+            d.first_wave_end_share.push_back(double(first_end - t0) / double(last_end - t0));
     }
     return d;
 }
@@ -118,25 +123,35 @@ drift_summary summarize(const std::vector<probe::cta_span>& spans) {
 TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
     const auto list = test::env_list("TGEMM_CTA_DRIFT");
     if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_DRIFT names no shapes";
+    auto rung_ids = test::env_list("TGEMM_CTA_DRIFT_RUNGS");
+    if (rung_ids.empty()) rung_ids = {"naive", "smem_tiling", "thread_tiling", "blocktiling_2d"};
     const auto scratch = flush_scratch();
     for (const auto& item : list) {
         const shape s = parse_shape(item);
-        for (const auto body : {probe::tile32_body::naive, probe::tile32_body::smem_tiling}) {
-            const bool naive = body == probe::tile32_body::naive;
-            const test::edge_row row{naive ? "naive" : "smem_tiling", s};
-            ASSERT_EQ(probe::traced_tile32_ctas_per_sm(body), 2) << row.kernel;
+        for (const auto& id : rung_ids) {
+            const auto traced_id = probe::traced_rung_named(id);
+            ASSERT_TRUE(traced_id) << id << " has no traced body";
+            const test::edge_row row{id, s};
+            const auto& r = rung_registry::get().find(id);
+            // The traced kernel must run as many CTAs per SM as the rung's own.
+            int own = 0;
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&own, r.config->kernel, r.config->threads,
+                                                          0);
+            const int per_sm = probe::traced_ctas_per_sm(*traced_id);
+            cudaFuncAttributes attr{};
+            cudaFuncGetAttributes(&attr, r.config->kernel);
+            ASSERT_EQ(per_sm, own) << id;
             const auto w = make(row);
             const auto args = w->args();
-            const std::size_t ctas = std::size_t((s.m + 31) / 32) * std::size_t((s.n + 31) / 32);
+            const std::size_t ctas = probe::traced_ctas(*traced_id, s);
             const device_buffer trace(ctas * sizeof(probe::cta_span) / sizeof(float) + 1);
             auto* out = static_cast<probe::cta_span*>(trace.raw());
-            const auto rung = rung_registry::get()
-                                  .find(row.kernel)
-                                  .bind(args, launch_context{stream->get(), nullptr});
-            const auto traced = [&] {
-                probe::launch_traced_tile32(body, args, out, stream->get());
-            };
+            const std::vector<probe::cta_span> blank(ctas, probe::cta_span{-1, ~0ull, 0});
+            const auto rung = r.bind(args, launch_context{stream->get(), nullptr});
+            const auto traced = [&] { probe::launch_traced(*traced_id, args, out, stream->get()); };
             const auto prepare = [&] {
+                cudaMemcpyAsync(out, blank.data(), ctas * sizeof(probe::cta_span),
+                                cudaMemcpyHostToDevice, stream->get());
                 w->restore_c();
                 w->flush_l2();
             };
@@ -150,14 +165,15 @@ TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
                                       cudaMemcpyDeviceToHost, stream->get()),
                       cudaSuccess);
             ASSERT_EQ(cudaStreamSynchronize(stream->get()), cudaSuccess);
-            for (const auto& c : spans) ASSERT_GE(c.sm, 0) << row.kernel << " " << item;
+            for (const auto& c : spans) ASSERT_GE(c.sm, 0) << id << " " << item;
             const auto d = summarize(spans);
-            EXPECT_EQ(d.sms, dev.info.sm_count) << row.kernel << " " << item;
-            EXPECT_LE(d.most_at_once, 2) << row.kernel << " " << item;
+            EXPECT_EQ(d.sms, dev.info.sm_count) << id << " " << item;
+            EXPECT_LE(d.most_at_once, per_sm) << id << " " << item;
             std::printf(
-                "%-11s %s: DRAM reads %.1f MB (rung), %.1f MB (traced), %.1f / %.1f us; "
-                "%zu CTAs, lifetime median %.1f us\n",
-                row.kernel.c_str(), item.c_str(), counts[0].values.at("dram_read_bytes") / 1e6,
+                "%-14s %s: %d CTAs per SM (%d registers, traced %d); DRAM reads %.1f MB (rung), "
+                "%.1f MB (traced), %.1f / %.1f us; %zu CTAs, lifetime median %.1f us\n",
+                id.c_str(), item.c_str(), per_sm, attr.numRegs, probe::traced_registers(*traced_id),
+                counts[0].values.at("dram_read_bytes") / 1e6,
                 counts[1].values.at("dram_read_bytes") / 1e6,
                 counts[0].values.at("duration_ns") / 1e3, counts[1].values.at("duration_ns") / 1e3,
                 ctas, d.life_median_us);
@@ -167,8 +183,9 @@ TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
                         deciles(d.offset_first_quarter).c_str());
             std::printf("    last quarter:                %s\n",
                         deciles(d.offset_last_quarter).c_str());
-            std::printf("  first wave, the earlier CTA's end as a share of the later's life: %s\n",
-                        deciles(d.first_wave_end_share).c_str());
+            std::printf(
+                "  first wave, when an SM's first CTA ends, as a share of its last's end: %s\n",
+                deciles(d.first_wave_end_share).c_str());
         }
     }
 }
