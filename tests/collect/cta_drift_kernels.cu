@@ -1,60 +1,72 @@
 #include "cta_drift_kernels.hpp"
 
 #include <type_traits>
+#include <utility>
 
 #include "04_thread_tiling.cuh"
+#include "05_outer_product.cuh"
+#include "06_smem_register.cuh"
+#include "07_blocktiling_1d.cuh"
 #include "08_blocktiling_2d.cuh"
 #include "tile32_bodies.cuh"
 
 namespace tgemm::probe {
 namespace {
 
-// Each rung's body with its block, grid and launch bounds as its own launcher has them.
-struct naive_rung {
-    static constexpr int threads = 1024, min_ctas = 2;  // the rung's 32 registers admit 2
-    static dim3 block() { return {32, 32}; }
+// A rung's launch as its own launcher makes it: threads and launch bounds, the block's shape and
+// one CTA per TileM × TileN tile of C (blockIdx.x along N).
+template <int Threads, int MinCtas, int TileM, int TileN, int BlockX, int BlockY = 1>
+struct tile_launch {
+    static constexpr int threads = Threads, min_ctas = MinCtas;
+    static dim3 block() { return {unsigned(BlockX), unsigned(BlockY)}; }
     static dim3 grid(const shape& s) {
-        return {unsigned((s.n + 31) / 32), unsigned((s.m + 31) / 32)};
-    }
-    __device__ static void body(int m, int n, int k, float alpha, const float* a, const float* b,
-                                float beta, float* c) {
-        kernels::tile32::naive_body(m, n, k, alpha, a, b, beta, c);
+        return {unsigned((s.n + TileN - 1) / TileN), unsigned((s.m + TileM - 1) / TileM)};
     }
 };
-struct smem_tiling_rung : naive_rung {
-    __device__ static void body(int m, int n, int k, float alpha, const float* a, const float* b,
-                                float beta, float* c) {
-        kernels::tile32::smem_tiling_body(m, n, k, alpha, a, b, beta, c);
+
+#define TGEMM_TRACED_BODY(call)                                                                   \
+    __device__ static void body(int m, int n, int k, float alpha, const float* a, const float* b, \
+                                float beta, float* c) {                                           \
+        call(m, n, k, alpha, a, b, beta, c);                                                      \
     }
+
+namespace t32 = kernels::tile32;
+namespace tt = kernels::thread_tiling;
+namespace op = kernels::outer_product;
+namespace sr = kernels::smem_register;
+namespace b1 = kernels::blocktiling_1d;
+namespace b2 = kernels::blocktiling_2d;
+
+// naive and smem_tiling have no launch bounds: their 31-32 registers admit 2 CTAs per SM, which
+// the bounds hold the traced kernel to.
+struct naive_rung : tile_launch<1024, 2, t32::tile, t32::tile, t32::tile, t32::tile> {
+    TGEMM_TRACED_BODY(t32::naive_body)
 };
-struct thread_tiling_rung {
-    static constexpr int threads = kernels::thread_tiling::threads,
-                         min_ctas = kernels::thread_tiling::min_ctas_per_sm;
-    static dim3 block() {
-        return {kernels::thread_tiling::threads_x, kernels::thread_tiling::threads_y};
-    }
-    static dim3 grid(const shape& s) {
-        constexpr int bm = kernels::thread_tiling::bm, bn = kernels::thread_tiling::bn;
-        return {unsigned((s.n + bn - 1) / bn), unsigned((s.m + bm - 1) / bm)};
-    }
-    __device__ static void body(int m, int n, int k, float alpha, const float* a, const float* b,
-                                float beta, float* c) {
-        kernels::thread_tiling::body(m, n, k, alpha, a, b, beta, c);
-    }
+struct smem_tiling_rung : tile_launch<1024, 2, t32::tile, t32::tile, t32::tile, t32::tile> {
+    TGEMM_TRACED_BODY(t32::smem_tiling_body)
 };
-struct blocktiling_2d_rung {
-    static constexpr int threads = kernels::blocktiling_2d::threads,
-                         min_ctas = kernels::blocktiling_2d::min_ctas_per_sm;
-    static dim3 block() { return {unsigned(threads)}; }
-    static dim3 grid(const shape& s) {
-        constexpr int bm = kernels::blocktiling_2d::bm, bn = kernels::blocktiling_2d::bn;
-        return {unsigned((s.n + bn - 1) / bn), unsigned((s.m + bm - 1) / bm)};
-    }
-    __device__ static void body(int m, int n, int k, float alpha, const float* a, const float* b,
-                                float beta, float* c) {
-        kernels::blocktiling_2d::body(m, n, k, alpha, a, b, beta, c);
-    }
+struct thread_tiling_rung
+    : tile_launch<tt::threads, tt::min_ctas_per_sm, tt::bm, tt::bn, tt::threads_x, tt::threads_y> {
+    TGEMM_TRACED_BODY(tt::body)
 };
+struct outer_product_rung
+    : tile_launch<op::threads, op::min_ctas_per_sm, op::bm, op::bn, op::threads_x, op::threads_y> {
+    TGEMM_TRACED_BODY(op::body)
+};
+struct smem_register_rung
+    : tile_launch<sr::threads, sr::min_ctas_per_sm, sr::l, sr::l, sr::threads> {
+    TGEMM_TRACED_BODY(sr::body)
+};
+struct blocktiling_1d_rung
+    : tile_launch<b1::threads, b1::min_ctas_per_sm, b1::bm, b1::bn, b1::threads> {
+    TGEMM_TRACED_BODY(b1::body)
+};
+struct blocktiling_2d_rung
+    : tile_launch<b2::threads, b2::min_ctas_per_sm, b2::bm, b2::bn, b2::threads> {
+    TGEMM_TRACED_BODY(b2::body)
+};
+
+#undef TGEMM_TRACED_BODY
 
 // The body between two timestamps, taken by lane 0 of each warp: the earliest start and the
 // latest end of the CTA's warps, by atomics, so the trace holds no register across the body and
@@ -118,6 +130,12 @@ auto dispatch(traced_rung r, F&& f) {
             return f(std::type_identity<smem_tiling_rung>{});
         case traced_rung::thread_tiling:
             return f(std::type_identity<thread_tiling_rung>{});
+        case traced_rung::outer_product:
+            return f(std::type_identity<outer_product_rung>{});
+        case traced_rung::smem_register:
+            return f(std::type_identity<smem_register_rung>{});
+        case traced_rung::blocktiling_1d:
+            return f(std::type_identity<blocktiling_1d_rung>{});
         case traced_rung::blocktiling_2d:
             break;
     }
@@ -127,10 +145,16 @@ auto dispatch(traced_rung r, F&& f) {
 }  // namespace
 
 std::optional<traced_rung> traced_rung_named(const std::string& id) {
-    if (id == "naive") return traced_rung::naive;
-    if (id == "smem_tiling") return traced_rung::smem_tiling;
-    if (id == "thread_tiling") return traced_rung::thread_tiling;
-    if (id == "blocktiling_2d") return traced_rung::blocktiling_2d;
+    static constexpr std::pair<const char*, traced_rung> named[] = {
+        {"naive", traced_rung::naive},
+        {"smem_tiling", traced_rung::smem_tiling},
+        {"thread_tiling", traced_rung::thread_tiling},
+        {"outer_product", traced_rung::outer_product},
+        {"smem_register", traced_rung::smem_register},
+        {"blocktiling_1d", traced_rung::blocktiling_1d},
+        {"blocktiling_2d", traced_rung::blocktiling_2d}};
+    for (const auto& [name, r] : named)
+        if (id == name) return r;
     return std::nullopt;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Rungs of the FP32 ladder with each CTA's SM and lifetime recorded, their own bodies
-// (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh, 08_blocktiling_2d.cuh) between two
+// (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh … 08_blocktiling_2d.cuh) between two
 // timestamps (tests/collect/cta_drift_test.cpp).
 #include <cuda_runtime_api.h>
 
@@ -20,7 +20,15 @@ struct cta_span {
     unsigned long long end_ns = 0;
 };
 
-enum class traced_rung { naive, smem_tiling, thread_tiling, blocktiling_2d };
+enum class traced_rung {
+    naive,
+    smem_tiling,
+    thread_tiling,
+    outer_product,
+    smem_register,
+    blocktiling_1d,
+    blocktiling_2d
+};
 
 // The traced rung of that id (none for a rung without a traced body).
 [[nodiscard]] std::optional<traced_rung> traced_rung_named(const std::string& id);

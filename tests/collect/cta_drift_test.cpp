@@ -3,7 +3,7 @@
 // crossing K together, and those of rungs 03-06 as groups of one CTA per SM at unrelated points
 // of K (kernels/reg_tiling_model.hpp, estimate_drifting_dram), from their DRAM reads alone (at
 // 4096^3 naive reads B 62 times, smem_tiling, with the same 32 x 32 tiles and grid, 124). Here
-// each CTA of a rung's own body (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh,
+// each CTA of a rung's own body (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh …
 // 08_blocktiling_2d.cuh) records its SM, start and end; printed per rung and shape
 // (docs/validation/<gpu>-cta-drift.log, docs/models/dram-waves.md):
 // - the DRAM reads of the rung and of the traced kernel, each after the tool's preparation, so
@@ -12,17 +12,22 @@
 //   in units of its own lifetime (0: in step; 0.5: one half done when the other starts), as
 //   deciles, over the whole launch and over its first and last quarter;
 // - in the first wave, when the first of an SM's CTAs ends, as a share of when its last one
-//   does (1: they end together).
-// Runs when TGEMM_CTA_DRIFT lists the shapes (TGEMM_CTA_DRIFT_RUNGS the rungs; all four by
-// default). Asserted: the traced kernel runs as many CTAs per SM as the rung's, every CTA ran, on
-// every SM, never more at once than that. Needs a GPU.
+//   does (1: they end together);
+// - across SMs, how far apart the CTAs of each wave in launch order start.
+// Runs when TGEMM_CTA_DRIFT lists the shapes (TGEMM_CTA_DRIFT_RUNGS the rungs; all seven traced
+// by default); TGEMM_CTA_TRACE_DIR, where set, gets each trace as <rung>-<shape>.csv. Asserted: the
+// traced kernel runs as many CTAs per SM as the rung's, every CTA ran, on every SM, never more at
+// once than that. Needs a GPU.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "capacity_edge_fixture.hpp"
@@ -53,12 +58,13 @@ std::string deciles(std::vector<double> v) {
 struct drift_summary {
     std::vector<double> offset_all, offset_first_quarter, offset_last_quarter;
     std::vector<double> first_wave_end_share;
+    std::vector<double> wave_start_spread;
     double life_median_us = 0;
     int sms = 0;
     int most_at_once = 0;
 };
 
-drift_summary summarize(const std::vector<probe::cta_span>& spans) {
+drift_summary summarize(const std::vector<probe::cta_span>& spans, std::size_t wave) {
     drift_summary d;
     std::map<int, std::vector<probe::cta_span>> on_sm;
     unsigned long long t0 = ~0ull, t1 = 0;
@@ -86,7 +92,9 @@ drift_summary summarize(const std::vector<probe::cta_span>& spans) {
                 const double lo = double(std::max(x.start_ns, o.start_ns));
                 const double hi = double(std::min(x.end_ns, o.end_ns));
                 if (hi <= lo) continue;
-                if (o.start_ns <= x.start_ns && x.start_ns < o.end_ns) ++at_once;
+                // Resident together when x starts: beyond the 2 µs a freed slot takes to refill
+                // and %globaltimer's steps.
+                if (o.start_ns <= x.start_ns && x.start_ns + 2000 < o.end_ns) ++at_once;
                 if (hi - lo > best_overlap) {
                     best_overlap = hi - lo;
                     const double life = double(x.end_ns - x.start_ns);
@@ -115,7 +123,28 @@ drift_summary summarize(const std::vector<probe::cta_span>& spans) {
         if (first_wave > 1)
             d.first_wave_end_share.push_back(double(first_end - t0) / double(last_end - t0));
     }
+    // Across SMs: the CTAs of each run of one wave in launch order, from the second on, start
+    // within p90 − p10 of each other (in median lifetimes): 0 where whole waves start together.
+    for (std::size_t w0 = wave; w0 + wave <= spans.size(); w0 += wave) {
+        std::vector<double> starts;
+        for (std::size_t i = w0; i < w0 + wave; ++i) starts.push_back(double(spans[i].start_ns));
+        std::sort(starts.begin(), starts.end());
+        d.wave_start_spread.push_back((starts[wave * 9 / 10] - starts[wave / 10]) / 1e3 /
+                                      d.life_median_us);
+    }
     return d;
+}
+
+// One line per CTA in launch order: SM, start and end in ns from the launch's first start.
+void write_trace(const std::string& path, const std::vector<probe::cta_span>& spans) {
+    std::ofstream f(path);
+    ASSERT_TRUE(f) << "cannot write " << path;
+    unsigned long long t0 = ~0ull;
+    for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
+    f << "cta,sm,start_ns,end_ns\n";
+    for (std::size_t i = 0; i < spans.size(); ++i)
+        f << i << ',' << spans[i].sm << ',' << spans[i].start_ns - t0 << ',' << spans[i].end_ns - t0
+          << '\n';
 }
 
 }  // namespace
@@ -124,7 +153,9 @@ TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
     const auto list = test::env_list("TGEMM_CTA_DRIFT");
     if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_DRIFT names no shapes";
     auto rung_ids = test::env_list("TGEMM_CTA_DRIFT_RUNGS");
-    if (rung_ids.empty()) rung_ids = {"naive", "smem_tiling", "thread_tiling", "blocktiling_2d"};
+    if (rung_ids.empty())
+        rung_ids = {"naive",         "smem_tiling",    "thread_tiling", "outer_product",
+                    "smem_register", "blocktiling_1d", "blocktiling_2d"};
     const auto scratch = flush_scratch();
     for (const auto& item : list) {
         const shape s = parse_shape(item);
@@ -166,8 +197,10 @@ TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
                       cudaSuccess);
             ASSERT_EQ(cudaStreamSynchronize(stream->get()), cudaSuccess);
             for (const auto& c : spans) ASSERT_GE(c.sm, 0) << id << " " << item;
-            const auto d = summarize(spans);
-            EXPECT_EQ(d.sms, dev.info.sm_count) << id << " " << item;
+            const auto d = summarize(spans, std::size_t(per_sm) * dev.info.sm_count);
+            if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
+                write_trace(std::string(dir) + "/" + id + "-" + item + ".csv", spans);
+            EXPECT_EQ(d.sms, std::min<int>(dev.info.sm_count, int(ctas))) << id << " " << item;
             EXPECT_LE(d.most_at_once, per_sm) << id << " " << item;
             std::printf(
                 "%-14s %s: %d CTAs per SM (%d registers, traced %d); DRAM reads %.1f MB (rung), "
