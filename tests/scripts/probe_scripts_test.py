@@ -2,7 +2,8 @@
 """The GPU probe scripts without a GPU: scripts/probes/ncu_columns.py and ncu_table.py turn ncu's
 raw lines into the columns of docs/validation/, ncu_runs_csv.py saved ncu outputs into the rows of
 validate_ncu.py's --noise-csv, and the shell scripts refuse bad numbers or pairs in
-one line with exit code 2 before they build or touch a GPU. Argument: the source tree."""
+one line with exit code 2 before they build or touch a GPU; cta_drift_table.py reads CTA traces
+into the schedule table of docs/models/dram-waves.md. Argument: the source tree."""
 import importlib.util
 import os
 import subprocess
@@ -11,6 +12,7 @@ import tempfile
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
+import cta_drift_table  # noqa: E402
 import ncu_columns  # noqa: E402
 import ncu_edge_lines  # noqa: E402
 import ncu_runs_csv  # noqa: E402
@@ -220,6 +222,47 @@ r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "probes", "ncu
                    input="", capture_output=True, text=True)
 check(r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1 and "steps" in r.stderr,
       f"ncu_edge_lines.py without its argument: rc {r.returncode}, {r.stderr!r}")
+
+# cta_drift_table.py: synthetic traces of 4 SMs and 2 CTAs per SM, each CTA a lifetime L.
+L = 1_000_000
+
+
+def trace_csv(spans):
+    return ["cta,sm,start_ns,end_ns"] + [f"{i},{sm},{s},{e}" for i, (sm, s, e) in enumerate(spans)]
+
+
+# In step: each wave of 8 starts together, every L.
+in_step = [(c % 4, (c // 8) * L, (c // 8 + 1) * L) for c in range(32)]
+# Drifting: the first wave's second CTA on each SM lasts 1.5 L (the first one had the SM first);
+# from then on the two slots take a new CTA half a lifetime apart.
+drifting = [(c, 0, L) for c in range(4)] + [(c, 0, 3 * L // 2) for c in range(4)]
+for g in range(1, 4):
+    drifting += [(c, g * L, (g + 1) * L) for c in range(4)]
+    drifting += [(c, g * L + L // 2, (g + 1) * L + L // 2) for c in range(4)]
+per_sm, share, spread = cta_drift_table.summarize(cta_drift_table.spans_of(trace_csv(in_step)))
+check((per_sm, share, spread) == (2, 1.0, 0.0), f"cta_drift_table in step: {per_sm, share, spread}")
+check(cta_drift_table.schedule(spread) == "in step", "cta_drift_table: in step named")
+per_sm, share, spread = cta_drift_table.summarize(cta_drift_table.spans_of(trace_csv(drifting)))
+check(per_sm == 2 and abs(share - 2 / 3) < 1e-9 and abs(spread - 0.5) < 1e-9,
+      f"cta_drift_table drifting: {per_sm, share, spread}")
+check(cta_drift_table.schedule(spread) == "drifting", "cta_drift_table: drifting named")
+check(cta_drift_table.schedule(None) == "under two waves", "cta_drift_table: one wave")
+with tempfile.TemporaryDirectory() as d:
+    for name, spans in (("naive-64x64x64", in_step), ("smem_tiling-64x64x64", drifting)):
+        with open(os.path.join(d, name + ".csv"), "w", encoding="ascii") as f:
+            f.write("\n".join(trace_csv(spans)) + "\n")
+    lines = cta_drift_table.table(cta_drift_table.traces(d))
+    check(lines[2:] == ["| naive | 64×64×64 | 2 | 1.00 | 0.00 | in step |",
+                        "| smem_tiling | 64×64×64 | 2 | 0.67 | 0.50 | drifting |"],
+          f"cta_drift_table rows: {lines}")
+    script = os.path.join(ROOT, "scripts", "probes", "cta_drift_table.py")
+    for args, what in (([], "usage"), ([os.path.join(d, "none")], "no such"),
+                       ([os.path.join(d, "empty")], "no <rung>")):
+        if what == "no <rung>":
+            os.mkdir(args[0])
+        r = subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and what in r.stderr,
+              f"cta_drift_table.py {args}: rc {r.returncode}, {r.stderr!r}")
 
 for f in failures:
     print("FAILED:", f)
