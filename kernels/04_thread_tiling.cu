@@ -2,6 +2,8 @@
 // C, and each of its outputs still walks its own column of B, while a row of A is fetched once
 // and serves the V outputs of that row. The seed keeps the whole row in registers (a[N]); here
 // the row arrives in register chunks of KC words, which issues exactly the same loads.
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "04_thread_tiling.cuh"
@@ -78,10 +80,20 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.smem_load_wavefronts = 0;
     r.smem_store_wavefronts = 0;
 
-    // DRAM: the CTAs sharing an SM drift apart; one CTA per SM stays in step
-    // (reg_tiling_model.hpp, estimate_drifting_dram).
+    // DRAM: the five CTAs of an SM share it evenly and stay in step, and so do whole waves
+    // (traced: docs/models/dram-waves.md, "The schedule seen directly"); each CTA walks its strip
+    // of B along K once per row of its thread tile (V times), reading a quarter of its A strip
+    // each time, so a wave whose B strips leave L2 within one walk reads them V times.
     const int per_sm = resident_ctas_per_sm(mc.limits, info.cta());
-    const auto d = rt::estimate_drifting_dram(s, bm, bn, per_sm, mc);
+    auto d = rt::estimate_wave_dram(s, bm, bn, per_sm, mc, 1, v);
+    // The waves stay in step at 4096³ and 1024×3072×4096 but drift partly apart at other shapes
+    // (a wave's CTAs start up to 0.4 of a lifetime apart, traced): groups of one CTA per SM
+    // crossing K one after another, each CTA still walking B V times, bound that.
+    const auto groups = rt::estimate_wave_dram(s, bm, bn, 1, mc, per_sm, v);
+    if (groups.c_written_bytes > d.c_written_high) {
+        d.c_written_high = groups.c_written_bytes;
+        d.c_written_high_drifting = true;
+    }
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     kernels::set_wave_dram_writes(r, d);
@@ -101,10 +113,12 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "32 adjacent words (4 sectors when aligned): padded M · K·N/8 sectors");
     r.notes.push_back("L1 C: read once and written once in 32-word rows per warp request");
     r.notes.push_back("DRAM: " + std::to_string(info.registers) + " registers × 256 threads → " +
-                      model::ctas(per_sm) + " per SM, which drift apart; " +
-                      std::to_string(d.waves) + " groups of " + std::to_string(d.ctas_per_wave) +
-                      " CTAs (one per SM) cross K in step, each reads the A and B strips it "
-                      "touches, " +
+                      model::ctas(per_sm) + " per SM, in step; " + std::to_string(d.waves) +
+                      " waves of " + std::to_string(d.ctas_per_wave) +
+                      " CTAs, each CTA walking its B strip along K " + std::to_string(v) +
+                      " times (once per row of its thread tile): each wave reads the A and B "
+                      "strips it touches, its B strips again on each walk as far as one walk "
+                      "of them pushes them out of L2, " +
                       ::tgemm::kernels::strip_reuse_note);
     return m;
 }

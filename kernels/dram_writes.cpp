@@ -27,6 +27,10 @@ void set_wave_dram_writes(refined_model& r, const wave_reads& w, double partial_
                 "; lower still if the CTAs sharing an SM finish together, as they start, or the "
                 "last of them dispatched are the ones left at the end, so that only the strips of "
                 "later waves come after a tile (low end)";
+        if (w.c_written_high_drifting)
+            why +=
+                "; higher where the waves drift apart into groups of one CTA per SM, whose tiles "
+                "have the later groups' strips behind them (high end)";
         if (partial_sums_bytes > 0) why += "; stream-K's partial sums may be written back too";
         r.set_band(keys::dram_write_bytes, {low, high, why});
         r.notes.push_back(fmt::format("DRAM write band: between {:.1f} and {:.1f} MB: {}", mb(low),

@@ -113,12 +113,12 @@ struct wave_dram : wave_reads {
 // The shared wave model (kernels/wave_dram.hpp) for FP32 operands in launch order.
 [[nodiscard]] inline wave_dram estimate_wave_dram(const shape& s, std::int64_t bm, std::int64_t bn,
                                                   int ctas_per_sm, const model_context& mc,
-                                                  int concurrent_waves = 1) {
+                                                  int concurrent_waves = 1, int b_walks = 1) {
     wave_dram d;
     d.ctas_per_wave = ctas_per_wave(ctas_per_sm, mc);
     static_cast<wave_reads&>(d) =
         wave_dram_reads(s, 4, bm, bn, tile_waves(s, bm, bn, d.ctas_per_wave), mc.l2_bytes,
-                        mc.l2_retention, concurrent_waves);
+                        mc.l2_retention, concurrent_waves, b_walks);
     return d;
 }
 

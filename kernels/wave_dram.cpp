@@ -115,7 +115,7 @@ c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip
 wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
                            std::int64_t l2_bytes, std::span<const retention_point> retention,
-                           int concurrent_waves) {
+                           int concurrent_waves, int b_walks) {
     wave_reads w;
     const strip_geometry g{s, double(element_bytes), strip_rows, strip_cols};
     const double e = element_bytes;
@@ -125,14 +125,21 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     w.c_bytes = e * double(s.m) * double(s.n);
     w.waves = static_cast<std::int64_t>(waves.size());
     w.fits_l2 = a_total + b_total <= usable;
+    const double walks = std::max(1, b_walks);
     w.unshared_bytes = w.c_bytes;
     for (const auto& wv : waves)
-        for (const auto& t : wv) w.unshared_bytes += g.a(t.a_strip) + g.b(t.b_strip);
+        for (const auto& t : wv) w.unshared_bytes += g.a(t.a_strip) + walks * g.b(t.b_strip);
     // One pass over the waves: a strip the previous wave touched is found in L2 unless its
     // partition has touched too much since: what it holds of that wave's strips (by their
     // readers, partition_share; whole where `per_partition` is false: the L2 as one cache) and
     // `c_share` of its C tiles (each read and written back through L2), against `capacity`, on
     // the GPU's measured retention curve (a step at 1 where none is known). Other strips are read.
+    // Where each CTA walks its strip of B `walks` times along K (reading a 1/walks part of its
+    // strip of A each time), a wave reads its B strips again on each later walk as far as they
+    // left L2 since the walk before: one walk of the wave's B strips and a 1/walks part of its A
+    // strips lie between; no C tiles (stored after the walks). Between two waves the same part
+    // of A lies between two uses of a B strip, and every walk's B strips between two uses of an
+    // A strip.
     struct sweep_result {
         double a = 0, b = 0, max_strips = 0;
         bool reuse = false;
@@ -146,23 +153,25 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         };
         sweep_result r;
         std::set<std::int64_t> a_prev, b_prev;
-        double evicted = 1;  // of the previous wave's strips; none before the first
+        // Of the previous wave's strips; none before the first.
+        double a_evicted = 1, b_evicted = 1;
         for (std::size_t i = 0; i < waves.size(); ++i) {
             std::set<std::int64_t> a_now, b_now;
             for (const auto& t : waves[i]) {
                 a_now.insert(t.a_strip);
                 b_now.insert(t.b_strip);
             }
-            double strips = 0;
+            double strips = 0, b_strips = 0;
             for (const auto a : a_now) {
                 strips += g.a(a);
-                r.a += g.a(a) * (a_prev.contains(a) ? evicted : 1.0);
+                r.a += g.a(a) * (a_prev.contains(a) ? a_evicted : 1.0);
             }
             for (const auto b : b_now) {
                 strips += g.b(b);
-                r.b += g.b(b) * (b_prev.contains(b) ? evicted : 1.0);
+                b_strips += g.b(b);
+                r.b += g.b(b) * (b_prev.contains(b) ? b_evicted : 1.0);
             }
-            r.reuse = r.reuse || evicted < 1;
+            r.reuse = r.reuse || a_evicted < 1 || b_evicted < 1;
             r.max_strips = std::max(r.max_strips, strips);
             // The strips touched between two uses, with how many CTAs read each there.
             std::map<std::int64_t, std::int64_t> a_readers, b_readers;
@@ -173,10 +182,17 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
                     ++a_readers[t.a_strip];
                     ++b_readers[t.b_strip];
                 }
-            double between = 0;
-            for (const auto& [a, readers] : a_readers) between += g.a(a) * held(readers);
-            for (const auto& [b, readers] : b_readers) between += g.b(b) * held(readers);
-            evicted = evicted_after((between + c_share * c_between) / capacity);
+            double a_held = 0, b_held = 0;
+            for (const auto& [a, readers] : a_readers) a_held += g.a(a) * held(readers);
+            for (const auto& [b, readers] : b_readers) b_held += g.b(b) * held(readers);
+            if (walks > 1) {
+                const double again = evicted_after((b_held + a_held / walks) / capacity);
+                r.b += (walks - 1) * b_strips * again;
+                r.reuse = r.reuse || again < 1;
+            }
+            const double c_held = c_share * c_between;
+            b_evicted = evicted_after((b_held + a_held / walks + c_held) / capacity);
+            a_evicted = evicted_after((walks * b_held + a_held + c_held) / capacity);
             a_prev = std::move(a_now);
             b_prev = std::move(b_now);
         }

@@ -66,6 +66,9 @@ struct wave_reads {
     // The low end is that of the groups sharing the SMs finishing together, or of the last
     // resident wave's worth of CTAs left at the end (the drifting rungs, reg_tiling_model.hpp).
     bool c_written_low_together = false;
+    // The high end is that of waves drifting apart into groups of one CTA per SM (thread_tiling,
+    // whose waves stay in step at some shapes and not at others).
+    bool c_written_high_drifting = false;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
 
@@ -75,11 +78,14 @@ struct wave_reads {
 // `concurrent_waves`: how many waves run at once, each at its own point of K (the groups of the
 // drifting rungs, reg_tiling_model.hpp): the high end's limiting case counts the strips of all of
 // them between two uses of a strip; 1 where a wave is all that runs at once.
+// `b_walks`: how many times each CTA walks its strip of B along K, reading a 1/b_walks part of its
+// strip of A on each walk (thread_tiling's loop over the rows of its thread tile); 1 for every
+// other rung.
 [[nodiscard]] wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                                          std::int64_t strip_cols, const std::vector<wave>& waves,
                                          std::int64_t l2_bytes,
                                          std::span<const retention_point> retention = {},
-                                         int concurrent_waves = 1);
+                                         int concurrent_waves = 1, int b_walks = 1);
 
 // C written to DRAM within the kernel (wave_reads::c_written_*): the value and the band's ends,
 // from the waves alone; for a second wave schedule of the same launch (reg_tiling_model.hpp).

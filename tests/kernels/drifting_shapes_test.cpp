@@ -18,8 +18,10 @@ using namespace tgemm;
 
 // Every row's DRAM reads within 10 % of the value or of its band's ends, and its writes as in the
 // shipped-profile test. The rows whose reads lie more than 10 % over the value, which only the
-// bands cover, are counted, so that a model that moves them shows: on the H200 thread_tiling,
-// outer_product and smem_register at 1792×1792×3072 (+13.5 %, +15.6 %, +25.3 %) and, since the
+// bands cover, are counted, so that a model that moves them shows: on the H200 outer_product and
+// smem_register at 1792×1792×3072 (+15.6 %, +25.3 %; thread_tiling there, +13.5 % over the value
+// of drifting groups, lies 14.6 % under the value of its in-step waves since 2026-11-27, inside
+// the band) and, since the
 // partitions hold strips by their readers (2026-11-27, docs/models/dram-waves.md), smem_tiling at
 // 1280×1280×5120 (+61 %: the value went from 100.2 to 62.0 MB, the strips of a group read by 3–4
 // CTAs each weighing 0.94–0.97, which moves the group under the edge), on the H100 smem_tiling at
@@ -51,7 +53,7 @@ TEST_P(DriftingShapes, DramWithinTheModelOrItsBand) {
         ++compared;
     }
     EXPECT_EQ(compared, 20);
-    EXPECT_EQ(above_value, GetParam() == "h200" ? 4 : 2);
+    EXPECT_EQ(above_value, GetParam() == "h200" ? 3 : 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, DriftingShapes, ::testing::Values("h100", "h200"));
