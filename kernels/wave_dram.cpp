@@ -129,72 +129,108 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     w.unshared_bytes = w.c_bytes;
     for (const auto& wv : waves)
         for (const auto& t : wv) w.unshared_bytes += g.a(t.a_strip) + walks * g.b(t.b_strip);
-    // One pass over the waves: a strip the previous wave touched is found in L2 unless its
-    // partition has touched too much since: what it holds of that wave's strips (by their
-    // readers, partition_share; whole where `per_partition` is false: the L2 as one cache) and
-    // `c_share` of its C tiles (each read and written back through L2), against `capacity`, on
-    // the GPU's measured retention curve (a step at 1 where none is known). Other strips are read.
-    // Where each CTA walks its strip of B `walks` times along K (reading a 1/walks part of its
-    // strip of A each time), a wave reads its B strips again on each later walk as far as they
-    // left L2 since the walk before: one walk of the wave's B strips and a 1/walks part of its A
-    // strips lie between; no C tiles (stored after the walks). Between two waves the same part
-    // of A lies between two uses of a B strip, and every walk's B strips between two uses of an
-    // A strip.
+    // One pass over the waves: a strip an earlier wave touched is found in L2 unless its
+    // partition has touched too much since, as a least-recently-used cache would say: what it
+    // holds of the strips of the waves from the one that last touched it to the one before this
+    // (each distinct strip once, by its readers there, partition_share; whole where
+    // `per_partition` is false: the L2 as one cache) and `c_share` of their C tiles (each read
+    // and written back through L2), against `capacity`, on the GPU's measured retention curve (a
+    // step at 1 where none is known). Other strips are read. (Until 2026-11-27 only the previous
+    // wave was looked at: a strip that skipped a wave was read again, however little lay
+    // between.) Where each CTA walks its strip of B `walks` times along K (reading a 1/walks part
+    // of its strip of A each time), a wave reads its B strips again on each later walk as far as
+    // they left L2 since the walk before: one walk of the wave's B strips and a 1/walks part of
+    // its A strips lie between; no C tiles (stored after the walks). Between two waves the same
+    // part of A lies between two uses of a B strip.
     struct sweep_result {
         double a = 0, b = 0, max_strips = 0;
         bool reuse = false;
     };
     // `span`: the waves whose strips lie between two uses of a strip, from the one that used it
-    // (1: itself; more where later waves run at once with it, `concurrent_waves`).
+    // (1: up to the wave before the one that uses it again; more where later waves run at once
+    // with it, `concurrent_waves`).
     const auto shared_sweep = [&](double c_share, double capacity, const auto& evicted_after,
                                   std::size_t span = 1, bool per_partition = true) {
         const auto held = [&](std::int64_t readers) {
-            return per_partition ? partition_share(readers) : 1.0;
+            return readers <= 0 ? 0.0 : per_partition ? partition_share(readers) : 1.0;
+        };
+        struct evicted_pair {
+            double a = 1, b = 1;
+        };
+        // The share of a strip of A and of B gone from L2 after waves first … last, walked back
+        // from the last: once both are gone entirely, more waves change nothing.
+        const auto evicted_over = [&](std::size_t first, std::size_t last) {
+            std::map<std::int64_t, std::int64_t> a_readers, b_readers;
+            double a_held = 0, b_held = 0, c_between = 0;
+            evicted_pair e{0, 0};
+            for (std::size_t j = last + 1; j-- > first;) {
+                for (const auto& t : waves[j]) {
+                    c_between += g.c_tile(t);
+                    const auto ra = a_readers[t.a_strip]++;
+                    a_held += g.a(t.a_strip) * (held(ra + 1) - held(ra));
+                    const auto rb = b_readers[t.b_strip]++;
+                    b_held += g.b(t.b_strip) * (held(rb + 1) - held(rb));
+                }
+                const double c_held = c_share * c_between;
+                e = {evicted_after((b_held + a_held + c_held) / capacity),
+                     evicted_after((b_held + a_held / walks + c_held) / capacity)};
+                if (e.a >= 1 && e.b >= 1) break;
+            }
+            return e;
         };
         sweep_result r;
-        std::set<std::int64_t> a_prev, b_prev;
-        // Of the previous wave's strips; none before the first.
-        double a_evicted = 1, b_evicted = 1;
+        std::map<std::int64_t, std::size_t> a_last, b_last;  // the wave that last touched a strip
         for (std::size_t i = 0; i < waves.size(); ++i) {
             std::set<std::int64_t> a_now, b_now;
             for (const auto& t : waves[i]) {
                 a_now.insert(t.a_strip);
                 b_now.insert(t.b_strip);
             }
+            std::map<std::size_t, evicted_pair> since;  // by the wave of the last use
+            const auto evicted_since = [&](std::size_t last_use) {
+                auto it = since.find(last_use);
+                if (it == since.end()) {
+                    const std::size_t end =
+                        std::min(waves.size() - 1, std::max(i - 1, last_use + span - 1));
+                    it = since.emplace(last_use, evicted_over(last_use, end)).first;
+                }
+                return it->second;
+            };
             double strips = 0, b_strips = 0;
             for (const auto a : a_now) {
                 strips += g.a(a);
-                r.a += g.a(a) * (a_prev.contains(a) ? a_evicted : 1.0);
+                const auto last = a_last.find(a);
+                const double e = last == a_last.end() ? 1.0 : evicted_since(last->second).a;
+                r.a += g.a(a) * e;
+                r.reuse = r.reuse || e < 1;
+                a_last[a] = i;
             }
             for (const auto b : b_now) {
                 strips += g.b(b);
                 b_strips += g.b(b);
-                r.b += g.b(b) * (b_prev.contains(b) ? b_evicted : 1.0);
+                const auto last = b_last.find(b);
+                const double e = last == b_last.end() ? 1.0 : evicted_since(last->second).b;
+                r.b += g.b(b) * e;
+                r.reuse = r.reuse || e < 1;
+                b_last[b] = i;
             }
-            r.reuse = r.reuse || a_evicted < 1 || b_evicted < 1;
             r.max_strips = std::max(r.max_strips, strips);
-            // The strips touched between two uses, with how many CTAs read each there.
-            std::map<std::int64_t, std::int64_t> a_readers, b_readers;
-            double c_between = 0;
-            for (std::size_t j = i; j < std::min(waves.size(), i + span); ++j)
-                for (const auto& t : waves[j]) {
-                    c_between += g.c_tile(t);
-                    ++a_readers[t.a_strip];
-                    ++b_readers[t.b_strip];
-                }
-            double a_held = 0, b_held = 0;
-            for (const auto& [a, readers] : a_readers) a_held += g.a(a) * held(readers);
-            for (const auto& [b, readers] : b_readers) b_held += g.b(b) * held(readers);
             if (walks > 1) {
+                // Between two walks of this wave (and of those running at once with it): one
+                // walk of their B strips and a 1/walks part of their A strips.
+                std::map<std::int64_t, std::int64_t> a_readers, b_readers;
+                for (std::size_t j = i; j < std::min(waves.size(), i + span); ++j)
+                    for (const auto& t : waves[j]) {
+                        ++a_readers[t.a_strip];
+                        ++b_readers[t.b_strip];
+                    }
+                double a_held = 0, b_held = 0;
+                for (const auto& [a, readers] : a_readers) a_held += g.a(a) * held(readers);
+                for (const auto& [b, readers] : b_readers) b_held += g.b(b) * held(readers);
                 const double again = evicted_after((b_held + a_held / walks) / capacity);
                 r.b += (walks - 1) * b_strips * again;
                 r.reuse = r.reuse || again < 1;
             }
-            const double c_held = c_share * c_between;
-            b_evicted = evicted_after((b_held + a_held / walks + c_held) / capacity);
-            a_evicted = evicted_after((walks * b_held + a_held + c_held) / capacity);
-            a_prev = std::move(a_now);
-            b_prev = std::move(b_now);
         }
         return r;
     };
