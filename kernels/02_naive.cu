@@ -72,7 +72,11 @@ rung_model model_fn(const shape& s, const model_context& mc) {
         "DRAM: naive keeps a whole wave in step (4096³: 4.33 GB read = B 62 times, "
         "once per wave of 264 CTAs; the model gives 4.33 GB) while smem_tiling, on the same grid "
         "with the same 2 CTAs per SM, reads 8.49 GB = B 124 times, once per 132 CTAs, as its "
-        "two CTAs per SM drift apart; why naive's two CTAs stay together is not derived");
+        "two CTAs per SM drift apart. Traced (docs/models/dram-waves.md, \"The schedule seen "
+        "directly\"): naive's two CTAs share an SM evenly and end together, smem_tiling's first "
+        "ends at 0.7 of the second's end, and from then on its CTAs run half a lifetime apart; "
+        "naive's waves stay in step where B exceeds the L2 (4096³, 1024×3072×4096) and drift "
+        "apart at most other shapes, which the model does not derive");
     return m;
 }
 

@@ -122,18 +122,25 @@ struct wave_dram : wave_reads {
     return d;
 }
 
-// DRAM reads when the CTAs that share an SM drift apart (rungs 03–06). At the launch every SM
-// takes its CTAs together, but those CTAs then compete for the SM's issue slots and do not
-// finish together; each freed slot takes the next CTA in dispatch order at its own time. What
-// stays in step is one CTA per SM: the CTAs that hold the same slot on every SM run the same
-// code on identical SMs, start together and finish together. So a group of sm_count
-// consecutive CTA ids (in dispatch order, blockIdx.x fastest) crosses K together and reads each
-// strip it touches from DRAM once, while two groups that run at once are at unrelated points of
-// K: they share a strip only through the L2 (the group before still holds it as far as the L2's
-// measured retention says, wave_dram.hpp). This is the wave model with waves of one CTA per SM.
+// DRAM reads when the CTAs that share an SM drift apart (rungs 03, 05 and 06). At the launch
+// every SM takes its CTAs together, but where one of them alone could use more than its share of
+// the SM, the scheduler favours the older and they do not finish together; each freed slot takes
+// the next CTA in dispatch order at its own time. What stays in step is one CTA per SM: the CTAs
+// that hold the same slot on every SM run the same code on identical SMs, start together and
+// finish together. So a group of sm_count consecutive CTA ids (in dispatch order, blockIdx.x
+// fastest) crosses K together and reads each strip it touches from DRAM once, while two groups
+// that run at once are at unrelated points of K: they share a strip only through the L2 (as far
+// as the L2's measured retention says for what lies between, wave_dram.hpp). This is the wave
+// model with waves of one CTA per SM.
 //
-// Checked against the H100 at 4096³ (B passes = (measured read − A − C) / |B|): rungs 04 and
-// 05 read B 28 and 30 times, groups of 132 give 32; smem_tiling (03) 124, groups give 125.
+// Seen directly (CapacityEdge.CtasSharingAnSmInStepOrDrifting, docs/models/dram-waves.md "The
+// schedule seen directly"): the first of smem_tiling's two CTAs on an SM ends at 0.67–0.74 of
+// the second's end, outer_product's first of five at 0.51–0.71 and smem_register's first of four
+// at 0.73–0.82, and a wave's CTAs start 0.5–0.8 of a lifetime apart from then on (smem_register
+// 0.25–0.68); thread_tiling's five end together (0.82–1.00) and its waves stay in step, so it
+// is not one of these rungs (04_thread_tiling.cu). At 4096³ on the H100 (B passes =
+// (measured read − A − C) / |B|) outer_product reads B 30 times, groups of 132 give 32;
+// smem_tiling 124, groups give 125.
 // Between a group's use of a strip and the next group's, the partition also touches the strips
 // of the other groups running at once (`ctas_per_sm` in all), at their own points of K: the read
 // band's high end counts them (wave_dram.hpp, `concurrent_waves`), where the value, on the

@@ -1,8 +1,9 @@
 // Whether the CTAs that share an SM stay in step or drift apart, seen directly. The DRAM wave
 // model takes naive's two CTAs per SM, and those of rungs 07-12, as one wave of CTAs per SM x SMs
-// crossing K together, and those of rungs 03-06 as groups of one CTA per SM at unrelated points
-// of K (kernels/reg_tiling_model.hpp, estimate_drifting_dram), from their DRAM reads alone (at
-// 4096^3 naive reads B 62 times, smem_tiling, with the same 32 x 32 tiles and grid, 124). Here
+// crossing K together, and those of rungs 03, 05 and 06 as groups of one CTA per SM at unrelated
+// points of K (kernels/reg_tiling_model.hpp, estimate_drifting_dram); until these traces it took
+// rung 04 as drifting too, all from their DRAM reads alone (at 4096^3 naive reads B 62 times,
+// smem_tiling, with the same 32 x 32 tiles and grid, 124). Here
 // each CTA of a rung's own body (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh …
 // 08_blocktiling_2d.cuh) records its SM, start and end; printed per rung and shape
 // (docs/validation/<gpu>-cta-drift.log, docs/models/dram-waves.md):

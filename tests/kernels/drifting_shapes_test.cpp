@@ -1,4 +1,5 @@
-// The DRAM model of the rungs whose CTAs sharing an SM drift apart (03–06) at five shapes chosen
+// The DRAM model of rungs 03–06 (taken as drifting apart until the CTA traces of 2026-11-27 found
+// thread_tiling's in step, kernels/reg_tiling_model.hpp) at five shapes chosen
 // after its two bands changed on 2026-11-27 (kernels/reg_tiling_model.hpp: the read band's high
 // end counts the groups running at once, the write band's low end has the groups of a resident
 // wave finish together), measured by the tool on the H200 and the H100 the same day
