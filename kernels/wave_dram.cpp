@@ -292,9 +292,9 @@ void add_l2_residency_band(refined_model& r, const wave_reads& w, std::int64_t l
     if (low >= (1 - tol) * value && high <= (1 + tol) * value) return;
     const auto mb = [](double v) { return std::to_string(std::llround(v / 1e6)); };
     std::string why =
-        "the model finds a strip the previous wave touched in L2 as the GPU's measured "
-        "retention says for what its partition touched since (that wave's strips and 3/4 of "
-        "its C tiles, against half the L2, " +
+        "the model finds a strip an earlier wave touched in L2 as the GPU's measured "
+        "retention says for what its partition touched since (the strips and 3/4 of the C "
+        "tiles of that wave and those after it, against half the L2, " +
         mb(0.5 * double(l2_bytes)) + " MB); the edge spans 0.9 to 1.25 of the half";
     if (low < value) {
         why += "; strips kept up to its end";
