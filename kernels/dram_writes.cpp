@@ -27,6 +27,12 @@ void set_wave_dram_writes(refined_model& r, const wave_reads& w, double partial_
                 "; lower still if the CTAs sharing an SM finish together, as they start, or the "
                 "last of them dispatched are the ones left at the end, so that only the strips of "
                 "later waves come after a tile (low end)";
+        if (w.c_written_high_early)
+            why +=
+                "; higher where the CTAs of a part-filled wave that share their SM with fewer "
+                "finish first (up to as many times sooner as the busiest SMs hold CTAs; traced: "
+                "blocktiling_2d's CTAs alone on an SM end at 0.70-0.73 of those sharing one) "
+                "while the others still read their strips (high end)";
         if (w.c_written_high_drifting)
             why +=
                 "; higher where the waves drift apart into groups of one CTA per SM, whose tiles "

@@ -118,7 +118,7 @@ struct wave_dram : wave_reads {
     d.ctas_per_wave = ctas_per_wave(ctas_per_sm, mc);
     static_cast<wave_reads&>(d) =
         wave_dram_reads(s, 4, bm, bn, tile_waves(s, bm, bn, d.ctas_per_wave), mc.l2_bytes,
-                        mc.l2_retention, concurrent_waves, b_walks);
+                        mc.l2_retention, concurrent_waves, b_walks, mc.sm_count);
     return d;
 }
 

@@ -65,9 +65,17 @@ struct strip_geometry {
 // (partition_share; the CTAs of a wave sit on different SMs, and so do those of different waves
 // as far as the share goes) and c_share_per_partition of C; `evicted(x0, x1)`: the fraction of a
 // wave's C tiles written back when their lines lie x0 … x1 half-L2s deep.
+// With `sm_count` known, a wave of more CTAs than SMs but not enough to give every SM as many
+// (its CTAs dealt out one per SM in launch order, tile j on SM j mod sm_count) has SMs with
+// fewer CTAs than the busiest; a CTA that shares its SM with fewer may finish sooner, at the
+// soonest when its SM's share of the busiest SMs' work is done (k of c_max CTAs: after k/c_max of
+// the wave), and its tile then has behind it the rest of what the busiest SMs' CTAs read (the
+// remaining 1 − k/c_max of their strips) and their C tiles. Traced: blocktiling_2d's CTAs alone on
+// an SM at 1024×3072×4096 end at 0.70–0.73 of those sharing one (docs/models/dram-waves.md,
+// "The schedule seen directly").
 template <class Evicted>
 double c_written_during(const std::vector<wave>& waves, const strip_geometry& g, double capacity,
-                        const Evicted& evicted) {
+                        const Evicted& evicted, std::int64_t sm_count = 0) {
     // From the last wave back: the strips and C tiles touched after wave i, each strip counted
     // by the share of it a partition holds for the readers it has had after wave i.
     std::map<std::int64_t, std::int64_t> a_readers, b_readers;
@@ -83,7 +91,42 @@ double c_written_during(const std::vector<wave>& waves, const strip_geometry& g,
         // behind them what later waves touch and the wave's own tiles stored after it.
         const double behind = strips_after + c_share_per_partition * c_after;
         const double own = c_share_per_partition * c_wave;
-        if (own > 0) written += c_wave * evicted(behind / capacity, (behind + own) / capacity);
+        const auto& wv = waves[std::size_t(i)];
+        const auto n = std::int64_t(wv.size());
+        double c_early = 0;  // the tiles of the CTAs that may finish first, written as below
+        if (sm_count > 0 && n > sm_count && n % sm_count != 0) {
+            const std::int64_t busiest = (n + sm_count - 1) / sm_count;
+            const auto on_its_sm = [&](std::int64_t j) {
+                return (n - 1 - j % sm_count) / sm_count + 1;
+            };
+            std::map<std::int64_t, std::int64_t> a_busy, b_busy;
+            double c_busy = 0;
+            for (std::int64_t j = 0; j < n; ++j)
+                if (on_its_sm(j) == busiest) {
+                    const auto& t = wv[std::size_t(j)];
+                    ++a_busy[t.a_strip];
+                    ++b_busy[t.b_strip];
+                    c_busy += g.c_tile(t);
+                }
+            double busy_strips = 0;
+            for (const auto& [a, readers] : a_busy)
+                busy_strips += g.a(a) * partition_share(readers);
+            for (const auto& [b, readers] : b_busy)
+                busy_strips += g.b(b) * partition_share(readers);
+            for (std::int64_t j = 0; j < n; ++j) {
+                const std::int64_t k = on_its_sm(j);
+                if (k == busiest) continue;
+                const double tile = g.c_tile(wv[std::size_t(j)]);
+                const double extra = (1 - double(k) / double(busiest)) * busy_strips +
+                                     c_share_per_partition * c_busy;
+                c_early += tile;
+                if (own > 0)
+                    written += tile * evicted((behind + extra) / capacity,
+                                              (behind + extra + own) / capacity);
+            }
+        }
+        if (own > 0)
+            written += (c_wave - c_early) * evicted(behind / capacity, (behind + own) / capacity);
         for (const auto& t : waves[std::size_t(i)]) {
             add_reader(a_readers, t.a_strip, g.a(t.a_strip));
             add_reader(b_readers, t.b_strip, g.b(t.b_strip));
@@ -97,7 +140,7 @@ double c_written_during(const std::vector<wave>& waves, const strip_geometry& g,
 
 c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
-                           std::int64_t l2_bytes) {
+                           std::int64_t l2_bytes, std::int64_t sm_count) {
     const strip_geometry g{s, double(element_bytes), strip_rows, strip_cols};
     const double usable = 0.5 * double(l2_bytes);
     // The value: a line is gone once its partition has touched half the L2 since (a step at 1).
@@ -107,15 +150,17 @@ c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip
         return
             [edge](double x0, double x1) { return std::clamp((x1 - edge) / (x1 - x0), 0.0, 1.0); };
     };
+    const double high = c_written_during(waves, g, usable, mean_evicted);
+    const double early = c_written_during(waves, g, usable, mean_evicted, sm_count);
     return {c_written_during(waves, g, usable, gone_after(1.0)),
-            c_written_during(waves, g, usable, gone_after(edge_end)),
-            c_written_during(waves, g, usable, mean_evicted)};
+            c_written_during(waves, g, usable, gone_after(edge_end)), std::max(high, early),
+            early > high};
 }
 
 wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
                            std::int64_t l2_bytes, std::span<const retention_point> retention,
-                           int concurrent_waves, int b_walks) {
+                           int concurrent_waves, int b_walks, std::int64_t sm_count) {
     wave_reads w;
     const strip_geometry g{s, double(element_bytes), strip_rows, strip_cols};
     const double e = element_bytes;
@@ -235,10 +280,11 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
         return r;
     };
     const auto written =
-        wave_dram_writes(s, element_bytes, strip_rows, strip_cols, waves, l2_bytes);
+        wave_dram_writes(s, element_bytes, strip_rows, strip_cols, waves, l2_bytes, sm_count);
     w.c_written_bytes = written.value;
     w.c_written_low = written.low;
     w.c_written_high = written.high;
+    w.c_written_high_early = written.high_early;
 
     const auto r = shared_sweep(c_share_per_partition, usable,
                                 [&](double x) { return evicted_at(retention, x); });

@@ -69,6 +69,8 @@ struct wave_reads {
     // The high end is that of waves drifting apart into groups of one CTA per SM (thread_tiling,
     // whose waves stay in step at some shapes and not at others).
     bool c_written_high_drifting = false;
+    // The high end is that of the CTAs of a part-filled wave alone on their SM finishing first.
+    bool c_written_high_early = false;
     [[nodiscard]] double total() const { return a_bytes + b_bytes + c_bytes; }
 };
 
@@ -80,12 +82,15 @@ struct wave_reads {
 // them between two uses of a strip; 1 where a wave is all that runs at once.
 // `b_walks`: how many times each CTA walks its strip of B along K, reading a 1/b_walks part of its
 // strip of A on each walk (thread_tiling's loop over the rows of its thread tile); 1 for every
-// other rung.
+// other rung. `sm_count`: where known (the launches whose CTAs are dealt out one per SM in launch
+// order; 0 for the persistent tensor rungs), the write band's high end lets the CTAs of a
+// part-filled wave that share their SM with fewer finish first (wave_dram_writes).
 [[nodiscard]] wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                                          std::int64_t strip_cols, const std::vector<wave>& waves,
                                          std::int64_t l2_bytes,
                                          std::span<const retention_point> retention = {},
-                                         int concurrent_waves = 1, int b_walks = 1);
+                                         int concurrent_waves = 1, int b_walks = 1,
+                                         std::int64_t sm_count = 0);
 
 // C written to DRAM within the kernel (wave_reads::c_written_*): the value and the band's ends,
 // from the waves alone; for a second wave schedule of the same launch (reg_tiling_model.hpp).
@@ -93,10 +98,14 @@ struct c_written {
     double value = 0;
     double low = 0;
     double high = 0;
+    bool high_early = false;  // the high end is that of CTAs finishing first (`sm_count`)
 };
+// With `sm_count` (> 0), the high end also has the CTAs of a part-filled wave that share their SM
+// with fewer than the busiest SMs hold finish first, as soon as their share of the busiest SMs'
+// work allows, with the rest of the busiest SMs' strips and their C tiles behind their tiles.
 [[nodiscard]] c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip_rows,
                                          std::int64_t strip_cols, const std::vector<wave>& waves,
-                                         std::int64_t l2_bytes);
+                                         std::int64_t l2_bytes, std::int64_t sm_count = 0);
 
 // How the rungs' notes say rule 2 (after "each reads the A and B strips it touches, ").
 inline constexpr const char* strip_reuse_note =

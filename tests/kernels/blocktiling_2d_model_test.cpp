@@ -2,6 +2,8 @@
 // 256 threads. Derivations in docs/models/08_blocktiling_2d.md.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "gpu_context.hpp"
 
 #include "model/levels.hpp"
@@ -57,4 +59,22 @@ TEST(Blocktiling2dModel, L1SharedAndDramAt4096) {
     // them (64 MiB, over half the L2) and are written.
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_read_bytes), 35.0 * 2097152 + 4.0 * 67108864 + 67108864);
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 67108864.0 - 232 * 65536.0);
+}
+
+TEST(Blocktiling2dModel, CtasAloneOnAnSmMayFinishFirstInAPartFilledWave) {
+    // 1024×3072×4096: 8 × 24 = 192 tiles of 128 × 128 (64 KiB of C each), 2 CTAs per SM: one
+    // wave, tile j on SM j mod 132, so SMs 0–59 hold two CTAs and SMs 60–131 one. Nothing is read
+    // after the wave's tiles: the value writes none (warptiling and sm90_fp32 measured 0.02 MB).
+    // A CTA alone on its SM may finish after half the wave (its SM's share of the busiest SMs'
+    // work): its tile then has behind it half of what the 120 CTAs on the busiest SMs read (all
+    // 24 strips of B and 6 of A, rows 0–2 and 5–7, 2 MiB each, by their readers' share, halved:
+    // 29 MiB) and 3/4 of their 7.5 MiB of C, past the measured edge of half the L2 (25 MiB): the
+    // 72 lone tiles are written at the high end. Measured 2.9 MB (H100) and 1.7 MB (H200); the
+    // traces have the lone CTAs end at 0.70–0.73 of the others' lifetime.
+    const auto r = model_of(shape{1024, 3072, 4096}).refined;
+    EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 0);
+    const auto* band = r.band(keys::dram_write_bytes);
+    ASSERT_NE(band, nullptr);
+    EXPECT_DOUBLE_EQ(band->high, 72 * 65536.0);
+    EXPECT_NE(band->reason.find("finish first"), std::string::npos) << band->reason;
 }

@@ -19,29 +19,28 @@ using namespace tgemm;
 
 namespace {
 
-// The rows outside the model and its band (10 %, writes 10 % or 1 MB) when first measured: the
-// model at these shapes is not done. Reads: the naive rungs at the widest grids re-read more than
-// a wave that fits (the wave's B strips, read by one or two CTAs, held 3/4 or 7/8 per partition:
-// under the edge; measured 1.3–2.2 × the value), and smem_tiling with them at three of those
-// shapes since the strips are found again after any number of waves (2026-11-27, wave_dram.cpp;
-// it reads what naive reads there, and its value of groups drifting apart, 326–860 MB, read each
-// strip again after one group without it); outer_product at 1024×3072×4096 (−21 %: how its
-// groups drift); and the others named. (smem_tiling at 3072×4608×1024 on the H200 read 88 MB
-// against a value of 250 MB until then: now 88.1.) (thread_tiling there, +30 % over the value of
-// drifting groups until its waves were traced in step and its four walks of B counted, 2026-11-27,
-// now within 0.1 %: docs/models/dram-waves.md, "The schedule seen directly".) Writes:
-// blocktiling_2d and vectorized at 1024×3072×4096, whose grid (8 × 24 tiles of 128 × 128) is one
-// wave with nothing touched after its tiles, which the model keeps dirty to the end, write 1.1–2.9
-// MB (warptiling and sm90_fp32, the same grid, write none).
+// The rows outside the model and its band (10 %, writes 10 % or 1 MB): the model at these shapes
+// is not done. Reads: the naive rungs at the widest grids re-read more than a wave that fits (the
+// wave's B strips, read by one or two CTAs, held 3/4 or 7/8 per partition: under the edge;
+// measured 1.3–2.2 × the value), and smem_tiling with them at three of those shapes since the
+// strips are found again after any number of waves (2026-11-27, wave_dram.cpp; it reads what naive
+// reads there, and its value of groups drifting apart, 326–860 MB, read each strip again after
+// one group without it); outer_product at 1024×3072×4096 (−21 %: how its groups drift); and the
+// others named. Came in on 2026-11-27 (docs/models/dram-waves.md, "The schedule seen directly"):
+// smem_tiling at 3072×4608×1024 on the H200 (88 MB read against a value of 250 MB, now 88.1);
+// thread_tiling at 1024×3072×4096 (+30 % over the value of drifting groups, now within 0.1 % with
+// its waves in step and its four walks of B); and the writes of blocktiling_2d and vectorized
+// there, whose grid (8 × 24 tiles of 128 × 128) is one part-filled wave the model keeps dirty to
+// the end, where they write 1.1–2.9 MB (warptiling and sm90_fp32, the same grid, none): the CTAs
+// alone on an SM finish first (traced at 0.70–0.73 of the others' lifetime), which the write
+// band's high end now allows (wave_dram.cpp).
 const std::set<std::string> known_misses = {
-    "h100 naive at 1536×5120×1280 reads",           "h100 smem_tiling at 1536×5120×1280 reads",
-    "h100 blocktiling_1d at 3072×4608×1024 reads",  "h100 outer_product at 1024×3072×4096 reads",
-    "h100 outer_product at 512×8192×2048 reads",    "h100 blocktiling_2d at 1024×3072×4096 writes",
-    "h100 vectorized at 1024×3072×4096 writes",     "h200 naive at 768×8448×1024 reads",
-    "h200 smem_tiling at 768×8448×1024 reads",      "h200 naive at 2048×4224×1536 reads",
-    "h200 smem_tiling at 2048×4224×1536 reads",     "h200 naive at 1536×5120×1280 reads",
-    "h200 smem_tiling at 1536×5120×1280 reads",     "h200 outer_product at 512×8192×2048 reads",
-    "h200 blocktiling_2d at 1024×3072×4096 writes", "h200 vectorized at 1024×3072×4096 writes",
+    "h100 naive at 1536×5120×1280 reads",          "h100 smem_tiling at 1536×5120×1280 reads",
+    "h100 blocktiling_1d at 3072×4608×1024 reads", "h100 outer_product at 1024×3072×4096 reads",
+    "h100 outer_product at 512×8192×2048 reads",   "h200 naive at 768×8448×1024 reads",
+    "h200 smem_tiling at 768×8448×1024 reads",     "h200 naive at 2048×4224×1536 reads",
+    "h200 smem_tiling at 2048×4224×1536 reads",    "h200 naive at 1536×5120×1280 reads",
+    "h200 smem_tiling at 1536×5120×1280 reads",    "h200 outer_product at 512×8192×2048 reads",
 };
 
 }  // namespace
@@ -78,7 +77,7 @@ TEST_P(ReadersShapes, DramWithinTheModelOrItsBand) {
         ++compared;
     }
     EXPECT_EQ(compared, 80);
-    EXPECT_EQ(missed, GetParam() == "h100" ? 7 : 9);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 5 : 7);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, ReadersShapes, ::testing::Values("h100", "h200"));
