@@ -31,7 +31,7 @@ void set_wave_dram_writes(refined_model& r, const wave_reads& w, double partial_
             why +=
                 "; higher where the CTAs of a part-filled wave that share their SM with fewer "
                 "finish first (up to as many times sooner as the busiest SMs hold CTAs; traced: "
-                "blocktiling_2d's CTAs alone on an SM end at 0.70-0.73 of those sharing one) "
+                "blocktiling_2d's CTAs alone on an SM end at 0.70-0.72 of those sharing one) "
                 "while the others still read their strips (high end)";
         if (w.c_written_high_drifting)
             why +=

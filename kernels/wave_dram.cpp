@@ -71,7 +71,7 @@ struct strip_geometry {
 // soonest when its SM's share of the busiest SMs' work is done (k of c_max CTAs: after k/c_max of
 // the wave), and its tile then has behind it the rest of what the busiest SMs' CTAs read (the
 // remaining 1 − k/c_max of their strips) and their C tiles. Traced: blocktiling_2d's CTAs alone on
-// an SM at 1024×3072×4096 end at 0.70–0.73 of those sharing one (docs/models/dram-waves.md,
+// an SM at 1024×3072×4096 end at 0.70–0.72 of those sharing one (docs/models/dram-waves.md,
 // "The schedule seen directly").
 template <class Evicted>
 double c_written_during(const std::vector<wave>& waves, const strip_geometry& g, double capacity,

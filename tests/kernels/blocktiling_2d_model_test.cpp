@@ -70,7 +70,7 @@ TEST(Blocktiling2dModel, CtasAloneOnAnSmMayFinishFirstInAPartFilledWave) {
     // 24 strips of B and 6 of A, rows 0–2 and 5–7, 2 MiB each, by their readers' share, halved:
     // 29 MiB) and 3/4 of their 7.5 MiB of C, past the measured edge of half the L2 (25 MiB): the
     // 72 lone tiles are written at the high end. Measured 2.9 MB (H100) and 1.7 MB (H200); the
-    // traces have the lone CTAs end at 0.70–0.73 of the others' lifetime.
+    // traces have the lone CTAs end at 0.70–0.72 of the others' lifetime.
     const auto r = model_of(shape{1024, 3072, 4096}).refined;
     EXPECT_DOUBLE_EQ(*r.get(keys::dram_write_bytes), 0);
     const auto* band = r.band(keys::dram_write_bytes);
