@@ -79,7 +79,7 @@ def traces(path):
 
 def table(rows):
     order = ["naive", "smem_tiling", "thread_tiling", "outer_product", "smem_register",
-             "blocktiling_1d", "blocktiling_2d"]
+             "blocktiling_1d", "blocktiling_2d", "vectorized", "warptiling"]
 
     def key(r):
         return (order.index(r[0]) if r[0] in order else len(order), r[0],

@@ -1,5 +1,6 @@
 #include "cta_drift_kernels.hpp"
 
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -8,6 +9,8 @@
 #include "06_smem_register.cuh"
 #include "07_blocktiling_1d.cuh"
 #include "08_blocktiling_2d.cuh"
+#include "09_vectorized.cuh"
+#include "10_warptiling.cuh"
 #include "tile32_bodies.cuh"
 
 namespace tgemm::probe {
@@ -36,6 +39,8 @@ namespace op = kernels::outer_product;
 namespace sr = kernels::smem_register;
 namespace b1 = kernels::blocktiling_1d;
 namespace b2 = kernels::blocktiling_2d;
+namespace ve = kernels::vectorized;
+namespace wt = kernels::warptiling;
 
 // naive and smem_tiling have no launch bounds: their 31-32 registers admit 2 CTAs per SM, which
 // the bounds hold the traced kernel to.
@@ -64,6 +69,15 @@ struct blocktiling_1d_rung
 struct blocktiling_2d_rung
     : tile_launch<b2::threads, b2::min_ctas_per_sm, b2::bm, b2::bn, b2::threads> {
     TGEMM_TRACED_BODY(b2::body)
+};
+
+// Rungs 09 and 10 in their float4 form, which their launchers take where rows are 16-byte
+// aligned (launch_traced refuses other shapes); 2 CTAs per SM, as their registers admit.
+struct vectorized_rung : tile_launch<ve::threads, 2, ve::bm, ve::bn, ve::threads> {
+    TGEMM_TRACED_BODY(ve::body<true>)
+};
+struct warptiling_rung : tile_launch<wt::threads, 2, wt::bm, wt::bn, wt::threads> {
+    TGEMM_TRACED_BODY(wt::body<true>)
 };
 
 #undef TGEMM_TRACED_BODY
@@ -137,9 +151,13 @@ auto dispatch(traced_rung r, F&& f) {
         case traced_rung::blocktiling_1d:
             return f(std::type_identity<blocktiling_1d_rung>{});
         case traced_rung::blocktiling_2d:
+            return f(std::type_identity<blocktiling_2d_rung>{});
+        case traced_rung::vectorized:
+            return f(std::type_identity<vectorized_rung>{});
+        case traced_rung::warptiling:
             break;
     }
-    return f(std::type_identity<blocktiling_2d_rung>{});
+    return f(std::type_identity<warptiling_rung>{});
 }
 
 }  // namespace
@@ -152,7 +170,9 @@ std::optional<traced_rung> traced_rung_named(const std::string& id) {
         {"outer_product", traced_rung::outer_product},
         {"smem_register", traced_rung::smem_register},
         {"blocktiling_1d", traced_rung::blocktiling_1d},
-        {"blocktiling_2d", traced_rung::blocktiling_2d}};
+        {"blocktiling_2d", traced_rung::blocktiling_2d},
+        {"vectorized", traced_rung::vectorized},
+        {"warptiling", traced_rung::warptiling}};
     for (const auto& [name, r] : named)
         if (id == name) return r;
     return std::nullopt;
@@ -171,6 +191,9 @@ std::size_t traced_ctas(traced_rung r, const shape& s) {
 }
 
 void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s) {
+    if ((r == traced_rung::vectorized || r == traced_rung::warptiling) &&
+        !kernels::float4_rows(g.size.n, g.size.k, g.a, g.b, g.c))
+        throw std::invalid_argument("the traced float4 kernels need 16-byte aligned rows");
     dispatch(r, [&](auto rung) { launch<typename decltype(rung)::type>(g, out, s); });
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Rungs of the FP32 ladder with each CTA's SM and lifetime recorded, their own bodies
-// (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh … 08_blocktiling_2d.cuh) between two
+// (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh … 10_warptiling.cuh) between two
 // timestamps (tests/collect/cta_drift_test.cpp).
 #include <cuda_runtime_api.h>
 
@@ -27,7 +27,9 @@ enum class traced_rung {
     outer_product,
     smem_register,
     blocktiling_1d,
-    blocktiling_2d
+    blocktiling_2d,
+    vectorized,
+    warptiling
 };
 
 // The traced rung of that id (none for a rung without a traced body).
@@ -39,7 +41,8 @@ enum class traced_rung {
 // CTAs of the rung's grid at `s`.
 [[nodiscard]] std::size_t traced_ctas(traced_rung r, const shape& s);
 // The rung's launch with the traced kernel; out[b] for CTA b in launch order (blockIdx.x
-// fastest).
+// fastest). Throws std::invalid_argument for vectorized or warptiling at a shape whose rows are
+// not 16-byte aligned (their traced kernels are the float4 form).
 void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s);
 
 }  // namespace tgemm::probe

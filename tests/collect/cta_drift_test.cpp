@@ -3,10 +3,9 @@
 // crossing K together, and those of rungs 03, 05 and 06 as groups of one CTA per SM at unrelated
 // points of K (kernels/reg_tiling_model.hpp, estimate_drifting_dram); until these traces it took
 // rung 04 as drifting too, all from their DRAM reads alone (at 4096^3 naive reads B 62 times,
-// smem_tiling, with the same 32 x 32 tiles and grid, 124). Here
-// each CTA of a rung's own body (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh …
-// 08_blocktiling_2d.cuh) records its SM, start and end; printed per rung and shape
-// (docs/validation/<gpu>-cta-drift.log, docs/models/dram-waves.md):
+// smem_tiling, with the same 32 x 32 tiles and grid, 124). Here each CTA of a rung's own body
+// (kernels/tile32_bodies.cuh, 04_thread_tiling.cuh … 10_warptiling.cuh) records its SM, start and
+// end; printed per rung and shape (docs/validation/<gpu>-cta-drift.log, docs/models/dram-waves.md):
 // - the DRAM reads of the rung and of the traced kernel, each after the tool's preparation, so
 //   that the trace is seen not to change what it observes;
 // - for every CTA, how far apart in time it and the CTA it shares its SM with longest started,
@@ -15,7 +14,7 @@
 // - in the first wave, when the first of an SM's CTAs ends, as a share of when its last one
 //   does (1: they end together);
 // - across SMs, how far apart the CTAs of each wave in launch order start.
-// Runs when TGEMM_CTA_DRIFT lists the shapes (TGEMM_CTA_DRIFT_RUNGS the rungs; all seven traced
+// Runs when TGEMM_CTA_DRIFT lists the shapes (TGEMM_CTA_DRIFT_RUNGS the rungs; all nine traced
 // by default); TGEMM_CTA_TRACE_DIR, where set, gets each trace as <rung>-<shape>.csv. Asserted: the
 // traced kernel runs as many CTAs per SM as the rung's, every CTA ran, on every SM, never more at
 // once than that. Needs a GPU.
@@ -155,8 +154,9 @@ TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
     if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_DRIFT names no shapes";
     auto rung_ids = test::env_list("TGEMM_CTA_DRIFT_RUNGS");
     if (rung_ids.empty())
-        rung_ids = {"naive",         "smem_tiling",    "thread_tiling", "outer_product",
-                    "smem_register", "blocktiling_1d", "blocktiling_2d"};
+        rung_ids = {"naive",          "smem_tiling",   "thread_tiling",
+                    "outer_product",  "smem_register", "blocktiling_1d",
+                    "blocktiling_2d", "vectorized",    "warptiling"};
     const auto scratch = flush_scratch();
     for (const auto& item : list) {
         const shape s = parse_shape(item);
