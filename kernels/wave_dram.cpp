@@ -241,25 +241,27 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
                 }
                 return it->second;
             };
-            double strips = 0, b_strips = 0;
-            for (const auto a : a_now) {
-                strips += g.a(a);
-                const auto last = a_last.find(a);
-                const double e = last == a_last.end() ? 1.0 : evicted_since(last->second).a;
-                r.a += g.a(a) * e;
-                r.reuse = r.reuse || e < 1;
-                a_last[a] = i;
-            }
-            for (const auto b : b_now) {
-                strips += g.b(b);
-                b_strips += g.b(b);
-                const auto last = b_last.find(b);
-                const double e = last == b_last.end() ? 1.0 : evicted_since(last->second).b;
-                r.b += g.b(b) * e;
-                r.reuse = r.reuse || e < 1;
-                b_last[b] = i;
-            }
-            r.max_strips = std::max(r.max_strips, strips);
+            // Reads this wave's strips of one operand: each whole, less what L2 still holds of
+            // it since its last use; returns their bytes.
+            const auto read = [&](const std::set<std::int64_t>& now, auto& last_use,
+                                  const auto& bytes, double evicted_pair::*operand, double& total) {
+                double touched = 0;
+                for (const auto strip : now) {
+                    touched += bytes(strip);
+                    const auto last = last_use.find(strip);
+                    const double e =
+                        last == last_use.end() ? 1.0 : evicted_since(last->second).*operand;
+                    total += bytes(strip) * e;
+                    r.reuse = r.reuse || e < 1;
+                    last_use[strip] = i;
+                }
+                return touched;
+            };
+            const double a_strips = read(
+                a_now, a_last, [&](std::int64_t a) { return g.a(a); }, &evicted_pair::a, r.a);
+            const double b_strips = read(
+                b_now, b_last, [&](std::int64_t b) { return g.b(b); }, &evicted_pair::b, r.b);
+            r.max_strips = std::max(r.max_strips, a_strips + b_strips);
             if (walks > 1) {
                 // Between two walks of this wave (and of those running at once with it): one
                 // walk of their B strips and a 1/walks part of their A strips.
