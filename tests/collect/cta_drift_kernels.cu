@@ -108,16 +108,23 @@ __global__ void __launch_bounds__(Rung::threads, Rung::min_ctas)
 }
 
 template <class Rung>
-void launch(const gemm_args& g, cta_span* out, cudaStream_t s) {
-    traced_kernel<Rung><<<Rung::grid(g.size), Rung::block(), 0, s>>>(
+void launch(const gemm_args& g, cta_span* out, cudaStream_t s, int extra_smem) {
+    if (extra_smem > 0)
+        cudaFuncSetAttribute(traced_kernel<Rung>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             extra_smem);
+    traced_kernel<Rung><<<Rung::grid(g.size), Rung::block(), extra_smem, s>>>(
         static_cast<int>(g.size.m), static_cast<int>(g.size.n), static_cast<int>(g.size.k), g.alpha,
         g.a_as<float>(), g.b_as<float>(), g.beta, g.c_as<float>(), out);
 }
 
 template <class Rung>
-int per_sm() {
+int per_sm(int extra_smem) {
+    if (extra_smem > 0)
+        cudaFuncSetAttribute(traced_kernel<Rung>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             extra_smem);
     int ctas = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, traced_kernel<Rung>, Rung::threads, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, traced_kernel<Rung>, Rung::threads,
+                                                  extra_smem);
     return ctas;
 }
 
@@ -178,8 +185,9 @@ std::optional<traced_rung> traced_rung_named(const std::string& id) {
     return std::nullopt;
 }
 
-int traced_ctas_per_sm(traced_rung r) {
-    return dispatch(r, [](auto rung) { return per_sm<typename decltype(rung)::type>(); });
+int traced_ctas_per_sm(traced_rung r, int extra_smem) {
+    return dispatch(
+        r, [&](auto rung) { return per_sm<typename decltype(rung)::type>(extra_smem); });
 }
 
 int traced_registers(traced_rung r) {
@@ -190,11 +198,13 @@ std::size_t traced_ctas(traced_rung r, const shape& s) {
     return dispatch(r, [&](auto rung) { return ctas<typename decltype(rung)::type>(s); });
 }
 
-void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s) {
+void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s,
+                   int extra_smem) {
     if ((r == traced_rung::vectorized || r == traced_rung::warptiling) &&
         !kernels::float4_rows(g.size.n, g.size.k, g.a, g.b, g.c))
         throw std::invalid_argument("the traced float4 kernels need 16-byte aligned rows");
-    dispatch(r, [&](auto rung) { launch<typename decltype(rung)::type>(g, out, s); });
+    dispatch(r,
+             [&](auto rung) { launch<typename decltype(rung)::type>(g, out, s, extra_smem); });
 }
 
 }  // namespace tgemm::probe

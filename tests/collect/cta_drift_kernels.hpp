@@ -35,14 +35,16 @@ enum class traced_rung {
 // The traced rung of that id (none for a rung without a traced body).
 [[nodiscard]] std::optional<traced_rung> traced_rung_named(const std::string& id);
 // CTAs per SM and registers per thread of the traced kernel (the rung's own, checked by the
-// test against the rung's kernel).
-[[nodiscard]] int traced_ctas_per_sm(traced_rung r);
+// test against the rung's kernel); with `extra_smem` bytes of dynamic shared memory asked for
+// at launch (none used), as few as that admits.
+[[nodiscard]] int traced_ctas_per_sm(traced_rung r, int extra_smem = 0);
 [[nodiscard]] int traced_registers(traced_rung r);
 // CTAs of the rung's grid at `s`.
 [[nodiscard]] std::size_t traced_ctas(traced_rung r, const shape& s);
 // The rung's launch with the traced kernel; out[b] for CTA b in launch order (blockIdx.x
 // fastest). Throws std::invalid_argument for vectorized or warptiling at a shape whose rows are
 // not 16-byte aligned (their traced kernels are the float4 form).
-void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s);
+void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s,
+                   int extra_smem = 0);
 
 }  // namespace tgemm::probe

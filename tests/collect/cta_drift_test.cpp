@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -147,23 +148,77 @@ void write_trace(const std::string& path, const std::vector<probe::cta_span>& sp
           << '\n';
 }
 
+// One rung at one shape with its traced kernel: the workspace as the tool makes it, the trace
+// buffer, and each launch after the tool's preparation (C restored, L2 flushed).
+class traced_pair {
+  public:
+    traced_pair(const CapacityEdge& fixture, const std::string& id, const shape& s,
+                cudaStream_t stream)
+        : rung_(*probe::traced_rung_named(id)),
+          w_(fixture.make({id, s})),
+          args_(w_->args()),
+          ctas_(probe::traced_ctas(rung_, s)),
+          trace_(ctas_ * sizeof(probe::cta_span) / sizeof(float) + 1),
+          blank_(ctas_, probe::cta_span{-1, ~0ull, 0}),
+          stream_(stream) {}
+
+    void prepare() const {
+        cudaMemcpyAsync(out(), blank_.data(), ctas_ * sizeof(probe::cta_span),
+                        cudaMemcpyHostToDevice, stream_);
+        w_->restore_c();
+        w_->flush_l2();
+    }
+    // The traced kernel, with `extra_smem` bytes of dynamic shared memory asked for.
+    void launch(int extra_smem = 0) const {
+        probe::launch_traced(rung_, args_, out(), stream_, extra_smem);
+    }
+    // One prepared launch and its spans.
+    std::vector<probe::cta_span> trace(int extra_smem = 0) const {
+        prepare();
+        launch(extra_smem);
+        std::vector<probe::cta_span> spans(ctas_);
+        EXPECT_EQ(cudaMemcpyAsync(spans.data(), out(), ctas_ * sizeof(probe::cta_span),
+                                  cudaMemcpyDeviceToHost, stream_),
+                  cudaSuccess);
+        EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+        for (const auto& c : spans) EXPECT_GE(c.sm, 0);
+        return spans;
+    }
+    [[nodiscard]] const gemm_args& args() const { return args_; }
+    [[nodiscard]] std::size_t ctas() const { return ctas_; }
+
+  private:
+    probe::cta_span* out() const { return static_cast<probe::cta_span*>(trace_.raw()); }
+    probe::traced_rung rung_;
+    std::unique_ptr<workspace> w_;
+    gemm_args args_;
+    std::size_t ctas_;
+    device_buffer trace_;
+    std::vector<probe::cta_span> blank_;
+    cudaStream_t stream_;
+};
+
+// The rungs to trace: TGEMM_CTA_DRIFT_RUNGS, or every one with a traced body.
+std::vector<std::string> rungs_to_trace() {
+    auto ids = test::env_list("TGEMM_CTA_DRIFT_RUNGS");
+    if (ids.empty())
+        ids = {"naive",          "smem_tiling",   "thread_tiling",
+               "outer_product",  "smem_register", "blocktiling_1d",
+               "blocktiling_2d", "vectorized",    "warptiling"};
+    return ids;
+}
+
 }  // namespace
 
 TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
     const auto list = test::env_list("TGEMM_CTA_DRIFT");
     if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_DRIFT names no shapes";
-    auto rung_ids = test::env_list("TGEMM_CTA_DRIFT_RUNGS");
-    if (rung_ids.empty())
-        rung_ids = {"naive",          "smem_tiling",   "thread_tiling",
-                    "outer_product",  "smem_register", "blocktiling_1d",
-                    "blocktiling_2d", "vectorized",    "warptiling"};
     const auto scratch = flush_scratch();
     for (const auto& item : list) {
         const shape s = parse_shape(item);
-        for (const auto& id : rung_ids) {
+        for (const auto& id : rungs_to_trace()) {
             const auto traced_id = probe::traced_rung_named(id);
             ASSERT_TRUE(traced_id) << id << " has no traced body";
-            const test::edge_row row{id, s};
             const auto& r = rung_registry::get().find(id);
             // The traced kernel must run as many CTAs per SM as the rung's own.
             int own = 0;
@@ -173,31 +228,14 @@ TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
             cudaFuncAttributes attr{};
             cudaFuncGetAttributes(&attr, r.config->kernel);
             ASSERT_EQ(per_sm, own) << id;
-            const auto w = make(row);
-            const auto args = w->args();
-            const std::size_t ctas = probe::traced_ctas(*traced_id, s);
-            const device_buffer trace(ctas * sizeof(probe::cta_span) / sizeof(float) + 1);
-            auto* out = static_cast<probe::cta_span*>(trace.raw());
-            const std::vector<probe::cta_span> blank(ctas, probe::cta_span{-1, ~0ull, 0});
-            const auto rung = r.bind(args, launch_context{stream->get(), nullptr});
-            const auto traced = [&] { probe::launch_traced(*traced_id, args, out, stream->get()); };
-            const auto prepare = [&] {
-                cudaMemcpyAsync(out, blank.data(), ctas * sizeof(probe::cta_span),
-                                cudaMemcpyHostToDevice, stream->get());
-                w->restore_c();
-                w->flush_l2();
-            };
-            const auto counts = counters().collect(
-                std::vector<counter_job>{counter_job{prepare, rung}, counter_job{prepare, traced}});
+            const traced_pair pair(*this, id, s, stream->get());
+            const auto rung = r.bind(pair.args(), launch_context{stream->get(), nullptr});
+            const auto prepare = [&] { pair.prepare(); };
+            const auto counts = counters().collect(std::vector<counter_job>{
+                counter_job{prepare, rung}, counter_job{prepare, [&] { pair.launch(); }}});
             ASSERT_EQ(counts.size(), 2u);
-            prepare();
-            traced();
-            std::vector<probe::cta_span> spans(ctas);
-            ASSERT_EQ(cudaMemcpyAsync(spans.data(), out, ctas * sizeof(probe::cta_span),
-                                      cudaMemcpyDeviceToHost, stream->get()),
-                      cudaSuccess);
-            ASSERT_EQ(cudaStreamSynchronize(stream->get()), cudaSuccess);
-            for (const auto& c : spans) ASSERT_GE(c.sm, 0) << id << " " << item;
+            const auto spans = pair.trace();
+            const std::size_t ctas = pair.ctas();
             const auto d = summarize(spans, std::size_t(per_sm) * dev.info.sm_count);
             if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
                 write_trace(std::string(dir) + "/" + id + "-" + item + ".csv", spans);
@@ -220,6 +258,63 @@ TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
             std::printf(
                 "  first wave, when an SM's first CTA ends, as a share of its last's end: %s\n",
                 deciles(d.first_wave_end_share).c_str());
+        }
+    }
+}
+
+// Why some rungs share an SM unevenly: each rung's CTAs alone on their SM (dynamic shared memory
+// asked for that admits one CTA per SM; the kernel uses none) against the rung's own launch. If
+// the SM's first CTA, favoured by the scheduler, ran as if alone, the first wave's first end
+// would come when one CTA alone ends (T1), and the share the drift table prints would be T1 over
+// the first wave's last end. Printed per rung and shape (docs/validation/cta-drift/,
+// docs/models/dram-waves.md "The schedule seen directly"): the lifetime median alone and shared,
+// the first wave's first and last ends, and the two shares. Runs when TGEMM_CTA_ALONE lists the
+// shapes. Asserted only that the launch alone holds one CTA per SM. Needs a GPU.
+TEST_F(CapacityEdge, CtasAloneOnAnSmAgainstSharingIt) {
+    const auto list = test::env_list("TGEMM_CTA_ALONE");
+    if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_ALONE names no shapes";
+    int smem_per_sm = 0;
+    cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev.index);
+    const int alone_smem = smem_per_sm / 2 + 1024;  // two CTAs' worth no longer fits
+    const auto scratch = flush_scratch();
+    for (const auto& item : list) {
+        const shape s = parse_shape(item);
+        for (const auto& id : rungs_to_trace()) {
+            const auto traced_id = probe::traced_rung_named(id);
+            ASSERT_TRUE(traced_id) << id << " has no traced body";
+            ASSERT_EQ(probe::traced_ctas_per_sm(*traced_id, alone_smem), 1) << id;
+            const int per_sm = probe::traced_ctas_per_sm(*traced_id);
+            const traced_pair pair(*this, id, s, stream->get());
+            const auto shared = pair.trace();
+            const auto alone = pair.trace(alone_smem);
+            const auto wave = std::size_t(per_sm) * dev.info.sm_count;
+            const auto d_shared = summarize(shared, wave);
+            const auto d_alone = summarize(alone, std::size_t(dev.info.sm_count));
+            // The first wave of the shared launch: its first and last ends (median over SMs).
+            std::map<int, std::vector<unsigned long long>> ends;
+            unsigned long long t0 = ~0ull;
+            for (const auto& c : shared) t0 = std::min(t0, c.start_ns);
+            for (const auto& c : shared)
+                if (c.start_ns - t0 < 1000) ends[c.sm].push_back(c.end_ns - t0);
+            std::vector<double> first, last;
+            for (auto& [sm, e] : ends) {
+                if (e.size() < 2) continue;
+                std::sort(e.begin(), e.end());
+                first.push_back(double(e.front()) / 1e3);
+                last.push_back(double(e.back()) / 1e3);
+            }
+            const auto median = [](std::vector<double> v) {
+                if (v.empty()) return 0.0;
+                std::sort(v.begin(), v.end());
+                return v[v.size() / 2];
+            };
+            const double first_end = median(first), last_end = median(last);
+            std::printf(
+                "%-14s %s: %d CTAs per SM; lifetime alone %.1f us, shared %.1f us; first wave "
+                "ends %.1f / %.1f us: share %.2f, alone over the last end %.2f\n",
+                id.c_str(), item.c_str(), per_sm, d_alone.life_median_us, d_shared.life_median_us,
+                first_end, last_end, last_end > 0 ? first_end / last_end : 0.0,
+                last_end > 0 ? d_alone.life_median_us / last_end : 0.0);
         }
     }
 }
