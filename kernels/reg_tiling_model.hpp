@@ -123,9 +123,10 @@ struct wave_dram : wave_reads {
 }
 
 // DRAM reads when the CTAs that share an SM drift apart (rungs 03, 05 and 06). At the launch
-// every SM takes its CTAs together, but where one of them alone could use more than its share of
-// the SM, the scheduler favours the older and they do not finish together; each freed slot takes
-// the next CTA in dispatch order at its own time. What stays in step is one CTA per SM: the CTAs
+// every SM takes its CTAs together, but they do not share it evenly (traced: the first ends at
+// 0.51–0.82 of the last; why is not derived, docs/models/dram-waves.md "The schedule seen
+// directly") and do not finish together; each freed slot takes the next CTA in dispatch order at
+// its own time. What stays in step is one CTA per SM: the CTAs
 // that hold the same slot on every SM run the same code on identical SMs, start together and
 // finish together. So a group of sm_count consecutive CTA ids (in dispatch order, blockIdx.x
 // fastest) crosses K together and reads each strip it touches from DRAM once, while two groups
