@@ -264,6 +264,14 @@ with tempfile.TemporaryDirectory() as d:
         check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and what in r.stderr,
               f"cta_drift_table.py {args}: rc {r.returncode}, {r.stderr!r}")
 
+# The committed schedule tables are the script's output on the committed traces.
+for gpu in ("h100", "h200"):
+    base = os.path.join(ROOT, "docs", "validation", "cta-drift", gpu)
+    with open(base + "-table.md", encoding="utf-8") as f:
+        committed = [line.rstrip("\n") for line in f if line.startswith("|")]
+    check(committed == cta_drift_table.table(cta_drift_table.traces(base + "-traces.tar.gz")),
+          f"docs/validation/cta-drift/{gpu}-table.md is not the script's output on its traces")
+
 for f in failures:
     print("FAILED:", f)
 print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")
