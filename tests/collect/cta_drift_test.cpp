@@ -59,6 +59,8 @@ std::string deciles(std::vector<double> v) {
 struct drift_summary {
     std::vector<double> offset_all, offset_first_quarter, offset_last_quarter;
     std::vector<double> first_wave_end_share;
+    // Per SM with more than one first-wave CTA: when its first and its last of them end (µs).
+    std::vector<double> first_wave_first_end_us, first_wave_last_end_us;
     std::vector<double> wave_start_spread;
     double life_median_us = 0;
     int sms = 0;
@@ -121,8 +123,11 @@ drift_summary summarize(const std::vector<probe::cta_span>& spans, std::size_t w
                 first_end = std::min(first_end, c.end_ns);
                 last_end = std::max(last_end, c.end_ns);
             }
-        if (first_wave > 1)
+        if (first_wave > 1) {
             d.first_wave_end_share.push_back(double(first_end - t0) / double(last_end - t0));
+            d.first_wave_first_end_us.push_back(double(first_end - t0) / 1e3);
+            d.first_wave_last_end_us.push_back(double(last_end - t0) / 1e3);
+        }
     }
     // Across SMs: the CTAs of each run of one wave in launch order, from the second on, start
     // within p90 − p10 of each other (in median lifetimes): 0 where whole waves start together.
@@ -208,58 +213,65 @@ std::vector<std::string> rungs_to_trace() {
     return ids;
 }
 
+// Calls f(shape text, shape, rung id, traced rung) for every shape `list` names and every rung to
+// trace.
+template <class F>
+void for_each_traced(const std::vector<std::string>& list, const F& f) {
+    for (const auto& item : list) {
+        const shape s = parse_shape(item);
+        for (const auto& id : rungs_to_trace()) {
+            const auto traced_id = probe::traced_rung_named(id);
+            ASSERT_TRUE(traced_id) << id << " has no traced body";
+            f(item, s, id, *traced_id);
+        }
+    }
+}
+
 }  // namespace
 
 TEST_F(CapacityEdge, CtasSharingAnSmInStepOrDrifting) {
     const auto list = test::env_list("TGEMM_CTA_DRIFT");
     if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_DRIFT names no shapes";
     const auto scratch = flush_scratch();
-    for (const auto& item : list) {
-        const shape s = parse_shape(item);
-        for (const auto& id : rungs_to_trace()) {
-            const auto traced_id = probe::traced_rung_named(id);
-            ASSERT_TRUE(traced_id) << id << " has no traced body";
-            const auto& r = rung_registry::get().find(id);
-            // The traced kernel must run as many CTAs per SM as the rung's own.
-            int own = 0;
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&own, r.config->kernel, r.config->threads,
-                                                          0);
-            const int per_sm = probe::traced_ctas_per_sm(*traced_id);
-            cudaFuncAttributes attr{};
-            cudaFuncGetAttributes(&attr, r.config->kernel);
-            ASSERT_EQ(per_sm, own) << id;
-            const traced_pair pair(*this, id, s, stream->get());
-            const auto rung = r.bind(pair.args(), launch_context{stream->get(), nullptr});
-            const auto prepare = [&] { pair.prepare(); };
-            const auto counts = counters().collect(std::vector<counter_job>{
-                counter_job{prepare, rung}, counter_job{prepare, [&] { pair.launch(); }}});
-            ASSERT_EQ(counts.size(), 2u);
-            const auto spans = pair.trace();
-            const std::size_t ctas = pair.ctas();
-            const auto d = summarize(spans, std::size_t(per_sm) * dev.info.sm_count);
-            if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
-                write_trace(std::string(dir) + "/" + id + "-" + item + ".csv", spans);
-            EXPECT_EQ(d.sms, std::min<int>(dev.info.sm_count, int(ctas))) << id << " " << item;
-            EXPECT_LE(d.most_at_once, per_sm) << id << " " << item;
-            std::printf(
-                "%-14s %s: %d CTAs per SM (%d registers, traced %d); DRAM reads %.1f MB (rung), "
-                "%.1f MB (traced), %.1f / %.1f us; %zu CTAs, lifetime median %.1f us\n",
-                id.c_str(), item.c_str(), per_sm, attr.numRegs, probe::traced_registers(*traced_id),
-                counts[0].values.at("dram_read_bytes") / 1e6,
-                counts[1].values.at("dram_read_bytes") / 1e6,
-                counts[0].values.at("duration_ns") / 1e3, counts[1].values.at("duration_ns") / 1e3,
-                ctas, d.life_median_us);
-            std::printf("  start offset to the SM's other CTA (lifetimes), deciles: %s\n",
-                        deciles(d.offset_all).c_str());
-            std::printf("    first quarter of the launch: %s\n",
-                        deciles(d.offset_first_quarter).c_str());
-            std::printf("    last quarter:                %s\n",
-                        deciles(d.offset_last_quarter).c_str());
-            std::printf(
-                "  first wave, when an SM's first CTA ends, as a share of its last's end: %s\n",
-                deciles(d.first_wave_end_share).c_str());
-        }
-    }
+    for_each_traced(list, [&](const std::string& item, const shape& s, const std::string& id,
+                              probe::traced_rung traced_id) {
+        const auto& r = rung_registry::get().find(id);
+        // The traced kernel must run as many CTAs per SM as the rung's own.
+        int own = 0;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&own, r.config->kernel, r.config->threads, 0);
+        const int per_sm = probe::traced_ctas_per_sm(traced_id);
+        cudaFuncAttributes attr{};
+        cudaFuncGetAttributes(&attr, r.config->kernel);
+        ASSERT_EQ(per_sm, own) << id;
+        const traced_pair pair(*this, id, s, stream->get());
+        const auto rung = r.bind(pair.args(), launch_context{stream->get(), nullptr});
+        const auto prepare = [&] { pair.prepare(); };
+        const auto counts = counters().collect(std::vector<counter_job>{
+            counter_job{prepare, rung}, counter_job{prepare, [&] { pair.launch(); }}});
+        ASSERT_EQ(counts.size(), 2u);
+        const auto spans = pair.trace();
+        const std::size_t ctas = pair.ctas();
+        const auto d = summarize(spans, std::size_t(per_sm) * dev.info.sm_count);
+        if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
+            write_trace(std::string(dir) + "/" + id + "-" + item + ".csv", spans);
+        EXPECT_EQ(d.sms, std::min<int>(dev.info.sm_count, int(ctas))) << id << " " << item;
+        EXPECT_LE(d.most_at_once, per_sm) << id << " " << item;
+        std::printf(
+            "%-14s %s: %d CTAs per SM (%d registers, traced %d); DRAM reads %.1f MB (rung), "
+            "%.1f MB (traced), %.1f / %.1f us; %zu CTAs, lifetime median %.1f us\n",
+            id.c_str(), item.c_str(), per_sm, attr.numRegs, probe::traced_registers(traced_id),
+            counts[0].values.at("dram_read_bytes") / 1e6,
+            counts[1].values.at("dram_read_bytes") / 1e6, counts[0].values.at("duration_ns") / 1e3,
+            counts[1].values.at("duration_ns") / 1e3, ctas, d.life_median_us);
+        std::printf("  start offset to the SM's other CTA (lifetimes), deciles: %s\n",
+                    deciles(d.offset_all).c_str());
+        std::printf("    first quarter of the launch: %s\n",
+                    deciles(d.offset_first_quarter).c_str());
+        std::printf("    last quarter:                %s\n",
+                    deciles(d.offset_last_quarter).c_str());
+        std::printf("  first wave, when an SM's first CTA ends, as a share of its last's end: %s\n",
+                    deciles(d.first_wave_end_share).c_str());
+    });
 }
 
 // Why some rungs share an SM unevenly: each rung's CTAs alone on their SM (dynamic shared memory
@@ -277,44 +289,29 @@ TEST_F(CapacityEdge, CtasAloneOnAnSmAgainstSharingIt) {
     cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev.index);
     const int alone_smem = smem_per_sm / 2 + 1024;  // two CTAs' worth no longer fits
     const auto scratch = flush_scratch();
-    for (const auto& item : list) {
-        const shape s = parse_shape(item);
-        for (const auto& id : rungs_to_trace()) {
-            const auto traced_id = probe::traced_rung_named(id);
-            ASSERT_TRUE(traced_id) << id << " has no traced body";
-            ASSERT_EQ(probe::traced_ctas_per_sm(*traced_id, alone_smem), 1) << id;
-            const int per_sm = probe::traced_ctas_per_sm(*traced_id);
-            const traced_pair pair(*this, id, s, stream->get());
-            const auto shared = pair.trace();
-            const auto alone = pair.trace(alone_smem);
-            const auto wave = std::size_t(per_sm) * dev.info.sm_count;
-            const auto d_shared = summarize(shared, wave);
-            const auto d_alone = summarize(alone, std::size_t(dev.info.sm_count));
-            // The first wave of the shared launch: its first and last ends (median over SMs).
-            std::map<int, std::vector<unsigned long long>> ends;
-            unsigned long long t0 = ~0ull;
-            for (const auto& c : shared) t0 = std::min(t0, c.start_ns);
-            for (const auto& c : shared)
-                if (c.start_ns - t0 < 1000) ends[c.sm].push_back(c.end_ns - t0);
-            std::vector<double> first, last;
-            for (auto& [sm, e] : ends) {
-                if (e.size() < 2) continue;
-                std::sort(e.begin(), e.end());
-                first.push_back(double(e.front()) / 1e3);
-                last.push_back(double(e.back()) / 1e3);
-            }
-            const auto median = [](std::vector<double> v) {
-                if (v.empty()) return 0.0;
-                std::sort(v.begin(), v.end());
-                return v[v.size() / 2];
-            };
-            const double first_end = median(first), last_end = median(last);
-            std::printf(
-                "%-14s %s: %d CTAs per SM; lifetime alone %.1f us, shared %.1f us; first wave "
-                "ends %.1f / %.1f us: share %.2f, alone over the last end %.2f\n",
-                id.c_str(), item.c_str(), per_sm, d_alone.life_median_us, d_shared.life_median_us,
-                first_end, last_end, last_end > 0 ? first_end / last_end : 0.0,
-                last_end > 0 ? d_alone.life_median_us / last_end : 0.0);
-        }
-    }
+    for_each_traced(list, [&](const std::string& item, const shape& s, const std::string& id,
+                              probe::traced_rung traced_id) {
+        ASSERT_EQ(probe::traced_ctas_per_sm(traced_id, alone_smem), 1) << id;
+        const int per_sm = probe::traced_ctas_per_sm(traced_id);
+        const traced_pair pair(*this, id, s, stream->get());
+        const auto shared = pair.trace();
+        const auto alone = pair.trace(alone_smem);
+        const auto wave = std::size_t(per_sm) * dev.info.sm_count;
+        const auto d_shared = summarize(shared, wave);
+        const auto d_alone = summarize(alone, std::size_t(dev.info.sm_count));
+        // The first wave of the shared launch: its first and last ends (median over SMs).
+        const auto median = [](std::vector<double> v) {
+            if (v.empty()) return 0.0;
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        const double first_end = median(d_shared.first_wave_first_end_us),
+                     last_end = median(d_shared.first_wave_last_end_us);
+        std::printf(
+            "%-14s %s: %d CTAs per SM; lifetime alone %.1f us, shared %.1f us; first wave "
+            "ends %.1f / %.1f us: share %.2f, alone over the last end %.2f\n",
+            id.c_str(), item.c_str(), per_sm, d_alone.life_median_us, d_shared.life_median_us,
+            first_end, last_end, last_end > 0 ? first_end / last_end : 0.0,
+            last_end > 0 ? d_alone.life_median_us / last_end : 0.0);
+    });
 }
