@@ -199,6 +199,32 @@ __global__ void read_on_sm_kernel(const float* p, std::size_t n, float* out, int
     if (acc == 1.2345e-30f) *out = acc;
 }
 
+// Pass q: CTA b reads slice (b + q × rotate) % slices, stores `store4` float4 of its own that no
+// pass stores again (fresh lines, as a GEMM's C tiles are), then waits `spin` clocks.
+__global__ void sweep_slices_kernel(const float4* p, std::size_t n4, int slices, int passes,
+                                    int rotate, float4* fresh, std::size_t store4, long long spin,
+                                    float* out) {
+    extern __shared__ char reserved[];
+    if (threadIdx.x == 0) reserved[0] = 1;
+    const std::size_t len = n4 / static_cast<std::size_t>(slices);
+    float acc = 0;
+    for (int q = 0; q < passes; ++q) {
+        const int slice = static_cast<int>((blockIdx.x + std::size_t(q) * rotate) % slices);
+        const float4* s = p + static_cast<std::size_t>(slice) * len;
+        for (std::size_t i = threadIdx.x; i < len; i += blockDim.x) {
+            const float4 v = s[i];
+            acc += v.x + v.y + v.z + v.w;
+        }
+        float4* w = fresh + (std::size_t(q) * gridDim.x + blockIdx.x) * store4;
+        for (std::size_t i = threadIdx.x; i < store4; i += blockDim.x)
+            w[i] = make_float4(acc, acc, acc, acc);
+        const long long t0 = clock64();
+        while (clock64() - t0 < spin) {
+        }
+    }
+    if (acc == 1.2345e-30f) *out = acc;
+}
+
 // One CTA per SM (the shared memory it asks for admits no second); CTA b reads slice b % slices
 // of the n floats (each slice n / slices of them, 16-byte loads), so each line is read by
 // gridDim.x / slices CTAs, far apart in launch order.
@@ -239,6 +265,16 @@ void read_in_step(const float* p, std::size_t n, const int* order, int readers,
                          smem_bytes);
     read_in_step_kernel<<<sms, 1024, smem_bytes, s>>>(p, n, order, readers, skew_cycles, arrivals,
                                                       began, out);
+}
+
+void sweep_slices(const float* p, std::size_t n, int slices, int passes, int rotate, float* fresh,
+                  std::size_t store_floats, long long spin_cycles, float* out, int sms,
+                  int smem_bytes, cudaStream_t s) {
+    cudaFuncSetAttribute(sweep_slices_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         smem_bytes);
+    sweep_slices_kernel<<<sms, 1024, smem_bytes, s>>>(
+        reinterpret_cast<const float4*>(p), n / 4, slices, passes, rotate,
+        reinterpret_cast<float4*>(fresh), store_floats / 4, spin_cycles, out);
 }
 
 int placement_ctas_per_sm(int threads, int smem_bytes) {
