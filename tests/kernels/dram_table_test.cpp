@@ -1,0 +1,54 @@
+// Every row's DRAM reads and writes beside the model, for any measured profile: the table a model
+// change is judged by (docs/models/dram-waves.md names the sets). Runs when TGEMM_DRAM_TABLE lists
+// profiles (paths from the source folder, comma-separated); prints one line per row and counter,
+// with the value, the band where there is one, the measurement, its ratio to the value and
+// whether it lies within the tolerance of the value or the band. Asserts nothing but that every
+// row has a model.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "dram_expectations.hpp"
+#include "model/levels.hpp"
+#include "profile/profile_file.hpp"
+#include "rung.hpp"
+
+using namespace tgemm;
+
+TEST(DramRows, Table) {
+    const char* list = std::getenv("TGEMM_DRAM_TABLE");
+    if (!list || !*list) GTEST_SKIP() << "TGEMM_DRAM_TABLE names no profiles";
+    std::stringstream paths(list);
+    for (std::string path; std::getline(paths, path, ',');) {
+        const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/" + path);
+        const auto mc = model_context_for(p.gpu);
+        for (const auto& m : p.measurements) {
+            if (m.skipped || !m.verified ||
+                !m.counters.contains(std::string(keys::dram_read_bytes)))
+                continue;
+            const auto& rung = rung_registry::get().find(m.kernel);
+            const auto pred = rung.model(m.size, mc).refined;
+            const auto r = test::dram_reads_allowed(pred);
+            const auto w = test::dram_writes_allowed(pred);
+            const double reads = m.counters.at(std::string(keys::dram_read_bytes));
+            const double writes = m.counters.at(std::string(keys::dram_write_bytes));
+            const double rv = pred.dram_read_bytes.value_or(0);
+            const auto* rb = pred.dram_read_band ? &*pred.dram_read_band : nullptr;
+            std::printf("%s %s %s reads: model %.2f MB%s, measured %.2f MB (%.3f) %s\n",
+                        p.gpu.key.c_str(), m.kernel.c_str(), to_string(m.size).c_str(), rv / 1e6,
+                        rb ? (", band " + std::to_string(rb->low / 1e6) + " … " +
+                              std::to_string(rb->high / 1e6))
+                                 .c_str()
+                           : "",
+                        reads / 1e6, rv > 0 ? reads / rv : 0.0,
+                        reads >= r.low && reads <= r.high ? "in" : "OUT");
+            const double wv = pred.get(keys::dram_write_bytes).value_or(0);
+            std::printf("%s %s %s writes: model %.2f MB, band %.2f … %.2f, measured %.2f MB %s\n",
+                        p.gpu.key.c_str(), m.kernel.c_str(), to_string(m.size).c_str(), wv / 1e6,
+                        w.low / 1e6, w.high / 1e6, writes / 1e6,
+                        writes >= w.allowed_low && writes <= w.allowed_high ? "in" : "OUT");
+        }
+    }
+}
