@@ -159,7 +159,7 @@ c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip
 
 wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                            std::int64_t strip_cols, const std::vector<wave>& waves,
-                           std::int64_t l2_bytes, std::span<const retention_point> retention,
+                           std::int64_t l2_bytes, const l2_retention_curves& retention,
                            int concurrent_waves, int b_walks, std::int64_t sm_count) {
     wave_reads w;
     const strip_geometry g{s, double(element_bytes), strip_rows, strip_cols};
@@ -193,74 +193,98 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     };
     // `span`: the waves whose strips lie between two uses of a strip, from the one that used it
     // (1: up to the wave before the one that uses it again; more where later waves run at once
-    // with it, `concurrent_waves`).
+    // with it, `concurrent_waves`). With `swept`, a strip that one or two CTAs of the wave that
+    // last touched it read is gone at least as far as the GPU's curve of a set swept by readers
+    // that move says (l2_retention_curves::swept) for the whole strips and C tiles between, each
+    // distinct strip once: the CTAs that read it again sit on other SMs, and the share rule
+    // (partition_share) holds for readers that stay.
     const auto shared_sweep = [&](double c_share, double capacity, const auto& evicted_after,
-                                  std::size_t span = 1, bool per_partition = true) {
+                                  std::size_t span = 1, bool per_partition = true,
+                                  const l2_retention_curves* swept = nullptr) {
         const auto held = [&](std::int64_t readers) {
             return readers <= 0 ? 0.0 : per_partition ? partition_share(readers) : 1.0;
         };
-        struct evicted_pair {
-            double a = 1, b = 1;
+        // What lies between two uses of a strip of A and of B, over the capacity: as a partition
+        // holds it (`a`, `b`) and whole (`a_whole`, `b_whole`, for the swept curves).
+        struct x_pair {
+            double a = 0, b = 0, a_whole = 0, b_whole = 0;
         };
-        // The share of a strip of A and of B gone from L2 after waves first … last, walked back
-        // from the last: once both are gone entirely, more waves change nothing.
-        const auto evicted_over = [&](std::size_t first, std::size_t last) {
+        // After waves first … last, walked back from the last: once the strips of both operands
+        // are gone entirely, more waves change nothing (a swept curve never lies below the other).
+        const auto between = [&](std::size_t first, std::size_t last) {
             std::map<std::int64_t, std::int64_t> a_readers, b_readers;
-            double a_held = 0, b_held = 0, c_between = 0;
-            evicted_pair e{0, 0};
+            double a_held = 0, b_held = 0, c_between = 0, a_whole = 0, b_whole = 0;
+            x_pair x;
             for (std::size_t j = last + 1; j-- > first;) {
                 for (const auto& t : waves[j]) {
                     c_between += g.c_tile(t);
                     const auto ra = a_readers[t.a_strip]++;
                     a_held += g.a(t.a_strip) * (held(ra + 1) - held(ra));
+                    if (ra == 0) a_whole += g.a(t.a_strip);
                     const auto rb = b_readers[t.b_strip]++;
                     b_held += g.b(t.b_strip) * (held(rb + 1) - held(rb));
+                    if (rb == 0) b_whole += g.b(t.b_strip);
                 }
                 const double c_held = c_share * c_between;
-                e = {evicted_after((b_held + a_held + c_held) / capacity),
-                     evicted_after((b_held + a_held / walks + c_held) / capacity)};
-                if (e.a >= 1 && e.b >= 1) break;
+                x = {(b_held + a_held + c_held) / capacity,
+                     (b_held + a_held / walks + c_held) / capacity,
+                     (b_whole + a_whole + c_between) / capacity,
+                     (b_whole + a_whole / walks + c_between) / capacity};
+                if (evicted_after(x.a) >= 1 && evicted_after(x.b) >= 1) break;
             }
-            return e;
+            return x;
+        };
+        // The share of a strip gone: `share` and `whole` pick its operand's x.
+        const auto evicted = [&](const x_pair& x, double x_pair::*share, double x_pair::*whole,
+                                 std::int64_t readers) {
+            const double e = evicted_after(x.*share);
+            const auto curve = swept ? swept->swept(readers) : std::span<const retention_point>{};
+            return curve.empty() ? e : std::max(e, evicted_at(curve, x.*whole));
         };
         sweep_result r;
         std::map<std::int64_t, std::size_t> a_last, b_last;  // the wave that last touched a strip
+        std::map<std::int64_t, std::int64_t> a_readers_then, b_readers_then;  // its CTAs there
         for (std::size_t i = 0; i < waves.size(); ++i) {
-            std::set<std::int64_t> a_now, b_now;
+            std::map<std::int64_t, std::int64_t> a_now, b_now;  // strip: its CTAs in this wave
             for (const auto& t : waves[i]) {
-                a_now.insert(t.a_strip);
-                b_now.insert(t.b_strip);
+                ++a_now[t.a_strip];
+                ++b_now[t.b_strip];
             }
-            std::map<std::size_t, evicted_pair> since;  // by the wave of the last use
-            const auto evicted_since = [&](std::size_t last_use) {
+            std::map<std::size_t, x_pair> since;  // by the wave of the last use
+            const auto x_since = [&](std::size_t last_use) {
                 auto it = since.find(last_use);
                 if (it == since.end()) {
                     const std::size_t end =
                         std::min(waves.size() - 1, std::max(i - 1, last_use + span - 1));
-                    it = since.emplace(last_use, evicted_over(last_use, end)).first;
+                    it = since.emplace(last_use, between(last_use, end)).first;
                 }
                 return it->second;
             };
             // Reads this wave's strips of one operand: each whole, less what L2 still holds of
             // it since its last use; returns their bytes.
-            const auto read = [&](const std::set<std::int64_t>& now, auto& last_use,
-                                  const auto& bytes, double evicted_pair::*operand, double& total) {
+            const auto read = [&](const std::map<std::int64_t, std::int64_t>& now, auto& last_use,
+                                  auto& readers_then, const auto& bytes, double x_pair::*share,
+                                  double x_pair::*whole, double& total) {
                 double touched = 0;
-                for (const auto strip : now) {
+                for (const auto& [strip, readers] : now) {
                     touched += bytes(strip);
                     const auto last = last_use.find(strip);
-                    const double e =
-                        last == last_use.end() ? 1.0 : evicted_since(last->second).*operand;
+                    const double e = last == last_use.end() ? 1.0
+                                                            : evicted(x_since(last->second), share,
+                                                                      whole, readers_then[strip]);
                     total += bytes(strip) * e;
                     r.reuse = r.reuse || e < 1;
                     last_use[strip] = i;
+                    readers_then[strip] = readers;
                 }
                 return touched;
             };
             const double a_strips = read(
-                a_now, a_last, [&](std::int64_t a) { return g.a(a); }, &evicted_pair::a, r.a);
+                a_now, a_last, a_readers_then, [&](std::int64_t a) { return g.a(a); }, &x_pair::a,
+                &x_pair::a_whole, r.a);
             const double b_strips = read(
-                b_now, b_last, [&](std::int64_t b) { return g.b(b); }, &evicted_pair::b, r.b);
+                b_now, b_last, b_readers_then, [&](std::int64_t b) { return g.b(b); }, &x_pair::b,
+                &x_pair::b_whole, r.b);
             r.max_strips = std::max(r.max_strips, a_strips + b_strips);
             if (walks > 1) {
                 // Between two walks of this wave (and of those running at once with it): one
@@ -288,8 +312,9 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     w.c_written_high = written.high;
     w.c_written_high_early = written.high_early;
 
-    const auto r = shared_sweep(c_share_per_partition, usable,
-                                [&](double x) { return evicted_at(retention, x); });
+    const auto r = shared_sweep(
+        c_share_per_partition, usable,
+        [&](double x) { return evicted_at(retention.read_again, x); }, 1, true, &retention);
     // The measured edge's two ends, as steps: the strips kept up to its end (1.25 × the half:
     // the low end of the reads) or dropped from its start (0.9 ×: the high end). Where no curve
     // was measured, the H100's and H200's edge, which both span 0.9 … 1.25.

@@ -75,8 +75,11 @@ struct wave_reads {
 };
 
 // `element_bytes`: of A, B and C (4 for FP32, 2 for BF16 and FP16).
-// `retention`: the GPU's measured L2 retention curve (gpu/l2_retention.hpp); empty: the step at
-// half the L2.
+// `retention`: the GPU's measured L2 retention curves (gpu/l2_retention.hpp); empty: the step at
+// half the L2. A strip one or two CTAs of a wave read, found again by a later wave (whose CTAs sit
+// on other SMs), is gone at least as far as the GPU's curve of a set swept again by readers that
+// move says for the whole strips and C tiles touched since (l2_swept_retention_of;
+// docs/models/dram-waves.md, "A set swept again and again").
 // `concurrent_waves`: how many waves run at once, each at its own point of K (the groups of the
 // drifting rungs, reg_tiling_model.hpp): the high end's limiting case counts the strips of all of
 // them between two uses of a strip; 1 where a wave is all that runs at once.
@@ -88,7 +91,7 @@ struct wave_reads {
 [[nodiscard]] wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip_rows,
                                          std::int64_t strip_cols, const std::vector<wave>& waves,
                                          std::int64_t l2_bytes,
-                                         std::span<const retention_point> retention = {},
+                                         const l2_retention_curves& retention = {},
                                          int concurrent_waves = 1, int b_walks = 1,
                                          std::int64_t sm_count = 0);
 

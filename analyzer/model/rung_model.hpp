@@ -27,8 +27,9 @@ struct model_context {
     int sm_count = 0;
     sm_limits limits;       // for gpu/occupancy.hpp
     int l2_partitions = 0;  // 0: unknown, and the L2 traffic model (kernels/l2_traffic) is off
-    // How long the L2 keeps a line every SM reads (measured; empty: the step at half the L2).
-    std::span<const retention_point> l2_retention;
+    // How long the L2 keeps a line every SM reads, and a set swept again by readers that move
+    // (measured; empty: the step at half the L2, and no swept curve).
+    l2_retention_curves l2_retention;
     // Requests for one sector one response of the L2 request coalescer serves at most (0: not
     // known; gpu/spec.hpp).
     int l2_coalescer_fanout = 0;
@@ -45,7 +46,7 @@ struct model_context {
             gpu.sm_count,
             gpu.limits,
             l2_partitions_of(gpu.key, gpu.cc),
-            l2_retention_of(gpu.key),
+            l2_retention_curves_of(gpu.key),
             l2_coalescer_fanout_of(gpu.key, gpu.cc)};
 }
 

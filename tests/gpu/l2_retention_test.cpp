@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <string>
+
 using namespace tgemm;
 
 // docs/validation/h100-l2-capacity.log: 0.5 % re-read at 0.9 × half the L2, 18.8 % at 1.0; linear
@@ -31,4 +35,36 @@ TEST(L2Retention, UnmeasuredGpusTakeTheStepAtOne) {
         EXPECT_DOUBLE_EQ(evicted_at(c, 0.999), 0) << key;
         EXPECT_DOUBLE_EQ(evicted_at(c, 1.001), 1) << key;
     }
+}
+
+// The swept curves are the logged rows (rotate 37, wait 0, stores 0.02 of the half a pass), point
+// for point, and every such row of the logs is a point of the curve.
+TEST(L2Retention, SweptCurvesAreTheLoggedOnes) {
+    const std::regex row(
+        R"(^\s*(\d+) readers a line, rotate 37, wait\s+0 us, stores 0\.02 x half a pass: .*= )"
+        R"(([\d.]+) x half the L2: DRAM reads\s+[\d.]+ MB = ([\d.]+) of the set a pass)");
+    for (const auto* key : {"h100", "h200"}) {
+        std::ifstream log(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + key +
+                          "-l2-sweep.log");
+        ASSERT_TRUE(log) << key;
+        int rows = 0;
+        for (std::string line; std::getline(log, line);) {
+            std::smatch m;
+            if (!std::regex_search(line, m, row)) continue;
+            const int readers = std::stoi(m[1]);
+            if (readers > 2) continue;
+            const double x = std::stod(m[2]), lost = std::stod(m[3]);
+            const auto c = l2_swept_retention_of(key, readers);
+            ASSERT_FALSE(c.empty()) << key << " " << readers;
+            if (x < c.front().x) {
+                EXPECT_DOUBLE_EQ(lost, 0) << key << " " << readers << " at " << x;
+                continue;
+            }
+            ++rows;
+            EXPECT_DOUBLE_EQ(evicted_at(c, x), lost) << key << " " << readers << " at " << x;
+        }
+        EXPECT_EQ(rows, 24) << key;  // 12 points for each of 1 and 2 readers
+    }
+    EXPECT_TRUE(l2_swept_retention_of("h100", 3).empty());
+    EXPECT_TRUE(l2_swept_retention_of("a100", 1).empty());
 }

@@ -36,17 +36,18 @@ namespace {
 // there, whose grid (8 × 24 tiles of 128 × 128) is one part-filled wave the model keeps dirty to
 // the end, where they write 1.1–2.9 MB (warptiling and sm90_fp32, the same grid, none): the CTAs
 // alone on an SM finish first (traced at 0.70–0.72 of the others' lifetime), which the write
-// band's high end now allows (wave_dram.cpp).
+// band's high end now allows (wave_dram.cpp). Came in later on 2026-11-27
+// (docs/models/dram-waves.md, "A set swept again and again"): naive at 1536×5120×1280 on the H100
+// and naive and smem_tiling at 768×8448×1024 and smem_tiling at 2048×4224×1536 on the H200, whose B
+// strips, read by one or two CTAs of a wave and again by other CTAs on other SMs, leave L2 as a set
+// swept by readers that move does, not as the share of it a partition holds for readers that stay
+// says.
 const std::set<std::string> known_misses = {
-    "h100 naive at 1536×5120×1280 reads",
     "h100 smem_tiling at 1536×5120×1280 reads",
     "h100 blocktiling_1d at 3072×4608×1024 reads",
     "h100 outer_product at 1024×3072×4096 reads",
     "h100 outer_product at 512×8192×2048 reads",
-    "h200 naive at 768×8448×1024 reads",
-    "h200 smem_tiling at 768×8448×1024 reads",
     "h200 naive at 2048×4224×1536 reads",
-    "h200 smem_tiling at 2048×4224×1536 reads",
     "h200 naive at 1536×5120×1280 reads",
     "h200 smem_tiling at 1536×5120×1280 reads",
     "h200 outer_product at 512×8192×2048 reads",
@@ -102,7 +103,7 @@ void expect_within_or_named(const std::string& gpu, const std::string& set, int 
 class ReadersShapes : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReadersShapes, DramWithinTheModelOrItsBand) {
-    expect_within_or_named(GetParam(), "readers-shapes", 80, GetParam() == "h100" ? 5 : 7);
+    expect_within_or_named(GetParam(), "readers-shapes", 80, 4);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, ReadersShapes, ::testing::Values("h100", "h200"));

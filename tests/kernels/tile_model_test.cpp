@@ -111,7 +111,8 @@ TEST(DramWaves, SharedStripsFollowTheMeasuredRetention) {
     const double mib = 1024.0 * 1024;
     const auto waves = launch_order_waves(32, 16, 264);
     const auto l2 = test::h100().l2_bytes;
-    const auto w = wave_dram_reads(s, 4, 128, 128, waves, l2, tgemm::l2_retention_of("h100"));
+    const auto w =
+        wave_dram_reads(s, 4, 128, 128, waves, l2, tgemm::l2_retention_curves_of("h100"));
     const auto held = [](int readers) { return 1 - std::ldexp(1.0, -(readers + 1)); };
     const double behind =
         0.5 * (16 * held(16) + held(8) + 8 * held(17) + 8 * held(16)) + 0.75 * 16.5;
@@ -133,7 +134,7 @@ TEST(DramWaves, SharedStripsFollowTheMeasuredRetention) {
     // no band.
     const auto small =
         wave_dram_reads({1024, 1024, 1024}, 4, 128, 128, launch_order_waves(8, 8, 32), l2,
-                        tgemm::l2_retention_of("h100"));
+                        tgemm::l2_retention_curves_of("h100"));
     refined_model quiet;
     tgemm::kernels::add_l2_residency_band(quiet, small, l2);
     EXPECT_FALSE(quiet.dram_read_band);
