@@ -113,7 +113,8 @@ struct c_written {
 // How the rungs' notes say rule 2 (after "each reads the A and B strips it touches, ").
 inline constexpr const char* strip_reuse_note =
     "less those an earlier one touched that L2 still holds (as the GPU's measured retention "
-    "says after the strips and 3/4 of the C tiles touched since, against half the L2)";
+    "says after the strips and 3/4 of the C tiles touched since, against half the L2; a strip "
+    "one or two CTAs read at most as a set swept again by readers on other SMs keeps)";
 
 // The waves of a launch of gm × gn CTAs in blockIdx order (x along N fastest), `per_wave` at a
 // time, from the first CTA on; with `last_wave_full`, from the last CTA back (the first wave
