@@ -106,7 +106,11 @@ TEST_F(CapacityEdge, RetentionOverManyPasses) {
         sizes.push_back(std::stod(item));
     if (sizes.empty()) sizes = {0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6};
     std::sort(sizes.begin(), sizes.end());
-    const std::vector<double> stores = {0.0, 0.02};  // per pass, × half the L2
+    std::vector<double> stores;  // per pass, × half the L2
+    for (const auto& item : test::env_list("TGEMM_L2_SWEEP_STORES"))
+        stores.push_back(std::stod(item));
+    if (stores.empty()) stores = {0.0, 0.02};
+    std::sort(stores.begin(), stores.end());
     const device_buffer data(std::size_t(sizes.back() * half) / sizeof(float) + 4096);
     // Whole 128-byte lines per CTA and pass.
     const auto store_floats = [&](double share) {

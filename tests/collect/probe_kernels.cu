@@ -186,6 +186,43 @@ __global__ void read_in_step_kernel(const float* p, std::size_t n, const int* or
     if (acc == 1.2345e-30f) *out = acc;
 }
 
+// read_in_step_kernel's readers, reading in steps: `chunk` floats at a time, every thread's loads
+// of a step used before the CTA waits `pause` clocks and goes on to the next, as a GEMM's CTA loads
+// a K step's tile, computes, and loads the next.
+__global__ void read_in_steps_kernel(const float* p, std::size_t n, std::size_t chunk,
+                                     long long pause, const int* order, int readers,
+                                     long long skew_cycles, unsigned* arrivals,
+                                     unsigned long long* began, float* out) {
+    extern __shared__ char reserved[];
+    unsigned smid = 0;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    const int i = order[smid];
+    if (i < 0) return;
+    if (threadIdx.x == 0) {
+        reserved[0] = 1;
+        atomicAdd(arrivals, 1u);
+        while (atomicAdd(arrivals, 0u) < static_cast<unsigned>(readers)) {
+        }
+        const long long t0 = clock64();
+        while (clock64() - t0 < i * skew_cycles) {
+        }
+        unsigned long long t = 0;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        began[i] = t;
+    }
+    __syncthreads();
+    float acc = 0;
+    for (std::size_t c = 0; c < n; c += chunk) {
+        const std::size_t end = c + chunk < n ? c + chunk : n;
+        for (std::size_t j = c + threadIdx.x; j < end; j += blockDim.x) acc += p[j];
+        __syncthreads();
+        const long long t0 = clock64();
+        while (clock64() - t0 < pause) {
+        }
+    }
+    if (acc == 1.2345e-30f) *out = acc;
+}
+
 // One CTA per SM (the shared memory it asks for admits no second); the one on SM `sm` reads all
 // n floats, the others return at once.
 __global__ void read_on_sm_kernel(const float* p, std::size_t n, float* out, int sm) {
@@ -275,6 +312,15 @@ void sweep_slices(const float* p, std::size_t n, int slices, int passes, int rot
     sweep_slices_kernel<<<sms, 1024, smem_bytes, s>>>(
         reinterpret_cast<const float4*>(p), n / 4, slices, passes, rotate,
         reinterpret_cast<float4*>(fresh), store_floats / 4, spin_cycles, out);
+}
+
+void read_in_steps(const float* p, std::size_t n, std::size_t chunk, long long pause_cycles,
+                   const int* order, int readers, long long skew_cycles, unsigned* arrivals,
+                   unsigned long long* began, float* out, int sms, int smem_bytes, cudaStream_t s) {
+    cudaFuncSetAttribute(read_in_steps_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         smem_bytes);
+    read_in_steps_kernel<<<sms, 1024, smem_bytes, s>>>(p, n, chunk, pause_cycles, order, readers,
+                                                       skew_cycles, arrivals, began, out);
 }
 
 int placement_ctas_per_sm(int threads, int smem_bytes) {

@@ -61,6 +61,12 @@ void sweep_slices(const float* p, std::size_t n, int slices, int passes, int rot
 void read_in_step(const float* p, std::size_t n, const int* order, int readers,
                   long long skew_cycles, unsigned* arrivals, unsigned long long* began, float* out,
                   int sms, int smem_bytes, cudaStream_t s);
+// read_in_step's readers reading in steps of `chunk` floats, each step's loads used before the
+// CTA waits `pause_cycles` of its clock and reads the next (a GEMM's K loop, compute between
+// the tiles' loads).
+void read_in_steps(const float* p, std::size_t n, std::size_t chunk, long long pause_cycles,
+                   const int* order, int readers, long long skew_cycles, unsigned* arrivals,
+                   unsigned long long* began, float* out, int sms, int smem_bytes, cudaStream_t s);
 // Reads n floats once with an L2 evict_last policy on every load (createpolicy), the priority
 // cuBLAS's own kernels may give their operands: lines so marked are the last a normal access
 // evicts, so a plain flush may leave them.

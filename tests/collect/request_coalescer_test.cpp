@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct in_step_read {
     std::vector<int> sms;  // the readers, in the order of their skews
     long long skew_ns = 0;
     bool warm = false;
+    std::size_t chunk_floats = 0;  // > 0: read in steps of this many floats (read_in_steps)
+    long long pause_ns = 0;        // the wait after each step
 };
 
 struct coalesced {
@@ -81,20 +84,26 @@ class RequestCoalescer : public ::testing::Test {
             auto* arrivals = reinterpret_cast<unsigned*>(base + 3 * std::size_t(sms));
             const in_step_read& rd = reads[r];
             const auto skew = static_cast<long long>(double(rd.skew_ns) * cycles_per_ns);
-            jobs.push_back({[this, arrivals, bytes, warm = rd.warm] {
-                                flush_l2(scratch.get(), scratch.size(), stream->get());
-                                if (warm)
-                                    probe::touch(data.get(), buffer_bytes / sizeof(float),
-                                                 data.get(), stream->get());
-                                cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream->get());
-                            },
-                            [this, ord, began, arrivals, skew, n = int(rd.sms.size())] {
-                                probe::read_in_step(data.get(), buffer_bytes / sizeof(float), ord,
-                                                    n, skew, arrivals, began,
-                                                    data.get() + data.size() - 1, sms, smem,
-                                                    stream->get());
-                            },
-                            false, warm_kernels(rd.warm)});
+            jobs.push_back(
+                {[this, arrivals, bytes, warm = rd.warm] {
+                     flush_l2(scratch.get(), scratch.size(), stream->get());
+                     if (warm)
+                         probe::touch(data.get(), buffer_bytes / sizeof(float), data.get(),
+                                      stream->get());
+                     cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream->get());
+                 },
+                 [this, ord, began, arrivals, skew, n = int(rd.sms.size()), chunk = rd.chunk_floats,
+                  pause = static_cast<long long>(double(rd.pause_ns) * cycles_per_ns)] {
+                     float* sink = data.get() + data.size() - 1;
+                     const std::size_t floats = buffer_bytes / sizeof(float);
+                     if (chunk > 0)
+                         probe::read_in_steps(data.get(), floats, chunk, pause, ord, n, skew,
+                                              arrivals, began, sink, sms, smem, stream->get());
+                     else
+                         probe::read_in_step(data.get(), floats, ord, n, skew, arrivals, began,
+                                             sink, sms, smem, stream->get());
+                 },
+                 false, warm_kernels(rd.warm)});
         }
         std::vector<coalesced> out;
         constexpr std::size_t batch = 32;
@@ -264,4 +273,26 @@ TEST_F(RequestCoalescer, Domains) {
     const auto in_domain = count(reads);
     for (std::size_t r = 0; r < reads.size(); ++r)
         print_and_check("first domain's SMs", reads[r], in_domain[r]);
+}
+
+// How much a GEMM's K loop lets merge: 4 and 8 SMs of the first domain (SMs 0 1 16 17 32 33 48 49
+// on both GPUs) read the buffer together in steps of 4 or 32 KiB, waiting 0-4 us after each step
+// as a CTA computes between its tiles' loads, cold and warm. Runs when TGEMM_LRC_STEPS is set
+// (docs/validation/<gpu>-request-coalescer-steps.log; docs/models/l2.md, "The request
+// coalescer"). Printed; asserted as every count here.
+TEST_F(RequestCoalescer, StepsWithPauses) {
+    if (!std::getenv("TGEMM_LRC_STEPS")) GTEST_SKIP() << "TGEMM_LRC_STEPS is not set";
+    const std::vector<int> domain0 = {0, 1, 16, 17, 32, 33, 48, 49};
+    std::vector<in_step_read> reads;
+    for (const bool warm : {false, true})
+        for (const std::size_t j : {4, 8})
+            for (const std::size_t kib : {4, 32})
+                for (const long long pause : {0LL, 250LL, 1000LL, 4000LL})
+                    reads.push_back({std::vector<int>(domain0.begin(), domain0.begin() + long(j)),
+                                     0, warm, kib * 256, pause});
+    const auto got = count(reads);
+    for (std::size_t r = 0; r < reads.size(); ++r)
+        print_and_check("steps of " + std::to_string(reads[r].chunk_floats / 256) + " KiB, pause " +
+                            std::to_string(reads[r].pause_ns) + " ns",
+                        reads[r], got[r]);
 }
