@@ -156,6 +156,23 @@ class RequestCoalescer : public ::testing::Test {
     device_buffer scratch, data;
 };
 
+std::vector<std::string> env_list(const char* name) {
+    std::vector<std::string> out;
+    const char* v = std::getenv(name);
+    if (!v) return out;
+    std::string item;
+    for (const char* c = v;; ++c) {
+        if (*c == ',' || *c == 0) {
+            if (!item.empty()) out.push_back(item);
+            item.clear();
+            if (*c == 0) break;
+        } else {
+            item += *c;
+        }
+    }
+    return out;
+}
+
 std::vector<int> first_sms(int k) {
     std::vector<int> v(std::size_t(k), 0);
     for (int i = 0; i < k; ++i) v[std::size_t(i)] = i;
@@ -277,19 +294,29 @@ TEST_F(RequestCoalescer, Domains) {
 
 // How much a GEMM's K loop lets merge: 4 and 8 SMs of the first domain (SMs 0 1 16 17 32 33 48 49
 // on both GPUs) read the buffer together in steps of 4 or 32 KiB, waiting 0-4 us after each step
-// as a CTA computes between its tiles' loads, cold and warm. Runs when TGEMM_LRC_STEPS is set
+// as a CTA computes between its tiles' loads, cold and warm; with TGEMM_LRC_STEPS a list of skews
+// (ns, each reader that much after the one before; 1 for none), 4 readers in steps of 4 KiB at
+// each skew. Runs when TGEMM_LRC_STEPS is set
 // (docs/validation/<gpu>-request-coalescer-steps.log; docs/models/l2.md, "The request
 // coalescer"). Printed; asserted as every count here.
 TEST_F(RequestCoalescer, StepsWithPauses) {
     if (!std::getenv("TGEMM_LRC_STEPS")) GTEST_SKIP() << "TGEMM_LRC_STEPS is not set";
     const std::vector<int> domain0 = {0, 1, 16, 17, 32, 33, 48, 49};
+    // TGEMM_LRC_STEPS lists the skews (ns) between one reader's start and the next's; "1": none.
+    std::vector<long long> skews;
+    for (const auto& item : env_list("TGEMM_LRC_STEPS")) skews.push_back(std::stoll(item));
+    if (skews.size() == 1 && skews[0] == 1) skews = {0};
     std::vector<in_step_read> reads;
-    for (const bool warm : {false, true})
-        for (const std::size_t j : {4, 8})
-            for (const std::size_t kib : {4, 32})
-                for (const long long pause : {0LL, 250LL, 1000LL, 4000LL})
-                    reads.push_back({std::vector<int>(domain0.begin(), domain0.begin() + long(j)),
-                                     0, warm, kib * 256, pause});
+    for (const long long skew : skews)
+        for (const bool warm : {false, true})
+            for (const std::size_t j : {4, 8})
+                for (const std::size_t kib : {4, 32})
+                    for (const long long pause : {0LL, 250LL, 1000LL, 4000LL}) {
+                        if (skew > 0 && (j != 4 || kib != 4)) continue;  // one geometry skewed
+                        reads.push_back(
+                            {std::vector<int>(domain0.begin(), domain0.begin() + long(j)), skew,
+                             warm, kib * 256, pause});
+                    }
     const auto got = count(reads);
     for (std::size_t r = 0; r < reads.size(); ++r)
         print_and_check("steps of " + std::to_string(reads[r].chunk_floats / 256) + " KiB, pause " +
