@@ -160,14 +160,16 @@ __global__ void placement_kernel(cta_placement* out, long long hold_ns) {
     if (threadIdx.x == 0) out[blockIdx.x] = {static_cast<int>(smid), t0};
 }
 
-__global__ void read_in_step_kernel(const float* p, std::size_t n, const int* order, int readers,
-                                    long long skew_cycles, unsigned* arrivals,
-                                    unsigned long long* began, float* out) {
+// The readers' release (read_in_step): the CTA on an SM with order[sm] = i >= 0 waits until
+// `readers` CTAs have arrived, then i × `skew_cycles`, and notes when it begins; returns i, or -1
+// for a CTA that reads nothing (the same for all its threads).
+__device__ int released_reader(const int* order, int readers, long long skew_cycles,
+                               unsigned* arrivals, unsigned long long* began) {
     extern __shared__ char reserved[];
     unsigned smid = 0;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
     const int i = order[smid];
-    if (i < 0) return;
+    if (i < 0) return -1;
     if (threadIdx.x == 0) {
         reserved[0] = 1;
         atomicAdd(arrivals, 1u);
@@ -181,6 +183,13 @@ __global__ void read_in_step_kernel(const float* p, std::size_t n, const int* or
         began[i] = t;
     }
     __syncthreads();
+    return i;
+}
+
+__global__ void read_in_step_kernel(const float* p, std::size_t n, const int* order, int readers,
+                                    long long skew_cycles, unsigned* arrivals,
+                                    unsigned long long* began, float* out) {
+    if (released_reader(order, readers, skew_cycles, arrivals, began) < 0) return;
     float acc = 0;
     for (std::size_t j = threadIdx.x; j < n; j += blockDim.x) acc += p[j];
     if (acc == 1.2345e-30f) *out = acc;
@@ -193,24 +202,7 @@ __global__ void read_in_steps_kernel(const float* p, std::size_t n, std::size_t 
                                      long long pause, const int* order, int readers,
                                      long long skew_cycles, unsigned* arrivals,
                                      unsigned long long* began, float* out) {
-    extern __shared__ char reserved[];
-    unsigned smid = 0;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-    const int i = order[smid];
-    if (i < 0) return;
-    if (threadIdx.x == 0) {
-        reserved[0] = 1;
-        atomicAdd(arrivals, 1u);
-        while (atomicAdd(arrivals, 0u) < static_cast<unsigned>(readers)) {
-        }
-        const long long t0 = clock64();
-        while (clock64() - t0 < i * skew_cycles) {
-        }
-        unsigned long long t = 0;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-        began[i] = t;
-    }
-    __syncthreads();
+    if (released_reader(order, readers, skew_cycles, arrivals, began) < 0) return;
     float acc = 0;
     for (std::size_t c = 0; c < n; c += chunk) {
         const std::size_t end = c + chunk < n ? c + chunk : n;
