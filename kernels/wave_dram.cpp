@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 #include <string>
 
 #include "model/rung_model.hpp"
@@ -210,7 +209,7 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
             double a = 0, b = 0, a_whole = 0, b_whole = 0;
         };
         // After waves first … last, walked back from the last: once the strips of both operands
-        // are gone entirely, more waves change nothing (a swept curve never lies below the other).
+        // are gone entirely, more waves change nothing (the loss is the larger of the two rules).
         const auto between = [&](std::size_t first, std::size_t last) {
             std::map<std::int64_t, std::int64_t> a_readers, b_readers;
             double a_held = 0, b_held = 0, c_between = 0, a_whole = 0, b_whole = 0;
