@@ -106,6 +106,33 @@ TEST(DramWaves, EachWaveRereadsItsStrips) {
 // every strip were held whole), 1.155 × half the L2 (25 MiB), where the H100 has lost 0.675 +
 // 0.325 × (x − 1.1) / 0.15 of such lines (docs/validation/h100-l2-capacity.log). Wave 1 reads A
 // strips 17–31 and that share of the 17 strips it shares: 0.5 MiB × (33 + 15 + 17e) + C.
+// The swept curve of readers that move (gpu/l2_retention.hpp) is for strips one or two CTAs of a
+// wave read, and only where it loses more than the share rule. H200 (half the L2 31,457,280 B),
+// 128×128 tiles, 8 × 16 of them at K = 4096: waves of 16 are one row each, so every strip of B
+// (2 MiB) has one reader and every wave reads all of B again. Between two uses lie B (32 MiB), one
+// strip of A (2 MiB, 16 readers) and 16 C tiles (1 MiB): held as a partition holds them 26.75 MiB,
+// 0.8917 × the half, where the read-again curve has lost 0.007 × 0.917; whole 35 MiB, 1.1667 ×,
+// where one reader that moves loses 0.076 + 0.0667 / 0.15 × 0.060 = 0.1027 a pass. Waves of 48
+// give every strip of B three readers: the swept curves do not apply.
+TEST(DramWaves, SweptCurveOnlyForStripsOfOneOrTwoReaders) {
+    const double mib = 1024.0 * 1024, half = 31457280.0;
+    const auto h200 = tgemm::l2_retention_curves_of("h200");
+    const tgemm::l2_retention_curves share_only{h200.read_again, {}, {}};
+    const auto l2 = test::context_of("h200").l2_bytes;
+    const shape s{1024, 2048, 4096};
+    const auto one = launch_order_waves(8, 16, 16);
+    const double x_share = (24 * mib + 2 * mib * (1 - std::ldexp(1.0, -17)) + 0.75 * mib) / half;
+    const double x_whole = 35 * mib / half;
+    const double e_share = 0.007 * (x_share - 0.8) / 0.1;
+    const double e_swept = 0.076 + (x_whole - 1.1) / 0.15 * (0.136 - 0.076);
+    const auto reads = [&](double e) { return 16 * mib + 32 * mib * (1 + 7 * e) + 8 * mib; };
+    EXPECT_NEAR(wave_dram_reads(s, 4, 128, 128, one, l2, share_only).total(), reads(e_share), 1.0);
+    EXPECT_NEAR(wave_dram_reads(s, 4, 128, 128, one, l2, h200).total(), reads(e_swept), 1.0);
+    const auto three = launch_order_waves(8, 16, 48);
+    EXPECT_DOUBLE_EQ(wave_dram_reads(s, 4, 128, 128, three, l2, h200).total(),
+                     wave_dram_reads(s, 4, 128, 128, three, l2, share_only).total());
+}
+
 TEST(DramWaves, SharedStripsFollowTheMeasuredRetention) {
     const shape s{4096, 2048, 1024};
     const double mib = 1024.0 * 1024;
