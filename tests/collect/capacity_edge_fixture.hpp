@@ -21,6 +21,7 @@
 #include "collect/measure.hpp"
 #include "collect/workspace.hpp"
 #include "core/strings.hpp"
+#include "env_list.hpp"
 #include "rung.hpp"
 
 namespace tgemm::test {
@@ -45,16 +46,6 @@ inline std::vector<edge_row> open_rows(const std::string& gpu) {
         return rows;
     }
     return {};
-}
-
-// The comma-separated items of the environment variable `name` (none where it is unset): the
-// sweeps of the experiments that run only when asked.
-inline std::vector<std::string> env_list(const char* name) {
-    const char* env = std::getenv(name);
-    std::vector<std::string> items;
-    if (env && *env)
-        for (const auto item : split(env, ',')) items.emplace_back(item);
-    return items;
 }
 
 class CapacityEdge : public ::testing::Test {

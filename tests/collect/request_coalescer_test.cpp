@@ -19,6 +19,7 @@
 #include "collect/cuda_handles.hpp"
 #include "collect/device.hpp"
 #include "collect/l2_flush.hpp"
+#include "env_list.hpp"
 #include "probe_kernels.hpp"
 
 using namespace tgemm;
@@ -156,23 +157,6 @@ class RequestCoalescer : public ::testing::Test {
     device_buffer scratch, data;
 };
 
-std::vector<std::string> env_list(const char* name) {
-    std::vector<std::string> out;
-    const char* v = std::getenv(name);
-    if (!v) return out;
-    std::string item;
-    for (const char* c = v;; ++c) {
-        if (*c == ',' || *c == 0) {
-            if (!item.empty()) out.push_back(item);
-            item.clear();
-            if (*c == 0) break;
-        } else {
-            item += *c;
-        }
-    }
-    return out;
-}
-
 std::vector<int> first_sms(int k) {
     std::vector<int> v(std::size_t(k), 0);
     for (int i = 0; i < k; ++i) v[std::size_t(i)] = i;
@@ -304,7 +288,7 @@ TEST_F(RequestCoalescer, StepsWithPauses) {
     const std::vector<int> domain0 = {0, 1, 16, 17, 32, 33, 48, 49};
     // TGEMM_LRC_STEPS lists the skews (ns) between one reader's start and the next's; "1": none.
     std::vector<long long> skews;
-    for (const auto& item : env_list("TGEMM_LRC_STEPS")) skews.push_back(std::stoll(item));
+    for (const auto& item : test::env_list("TGEMM_LRC_STEPS")) skews.push_back(std::stoll(item));
     if (skews.size() == 1 && skews[0] == 1) skews = {0};
     std::vector<in_step_read> reads;
     for (const long long skew : skews)
