@@ -2,6 +2,8 @@
 // blocktiling_1d's kernel body and the constants its launch shares, as a device function: the
 // rung's kernel is one call of it, and the GPU test that times each CTA
 // (tests/collect/cta_drift_test.cpp) wraps the same body.
+#include "step_hook.cuh"
+
 namespace tgemm::kernels::blocktiling_1d {
 
 constexpr int bm = 64;                 // C tile rows per CTA
@@ -18,8 +20,9 @@ constexpr int min_ctas_per_sm = 2;
 // As keeps A's layout, row-major BM×BK: one thread's TM rows are TM·BK adjacent words, read as
 // float4s; every lane of a warp reads the same ones (the warp shares its rows and spans 32
 // columns).
+template <class Step = no_step_hook>
 __device__ __forceinline__ void body(int m, int n, int k, float alpha, const float* a,
-                                     const float* b, float beta, float* c) {
+                                     const float* b, float beta, float* c, Step step = {}) {
     __shared__ __align__(16) float as[bm * bk];  // (row, k)
     __shared__ __align__(16) float bs[bk * bn];  // (k, column)
     const int tid = threadIdx.x;
@@ -35,6 +38,7 @@ __device__ __forceinline__ void body(int m, int n, int k, float alpha, const flo
     float acc[tm] = {};
     // Every thread runs K rounded up to BK; words beyond the edges are staged as zeros.
     for (int k0 = 0; k0 < k; k0 += bk) {
+        step(k0);
         {
             const int row = tile_row + a_r;
             const int kx = k0 + a_k;

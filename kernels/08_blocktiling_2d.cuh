@@ -2,6 +2,8 @@
 // blocktiling_2d's kernel body and the constants its launch shares, as a device function: the
 // rung's kernel is one call of it, and the GPU test that times each CTA
 // (tests/collect/cta_drift_test.cpp) wraps the same body.
+#include "step_hook.cuh"
+
 namespace tgemm::kernels::blocktiling_2d {
 
 constexpr int bm = 128;                       // C tile rows per CTA
@@ -20,8 +22,9 @@ constexpr int min_ctas_per_sm = 2;
 // As keeps A's layout, row-major BM×BK, and a thread reads each of its TM rows as BK/4 float4s
 // along K; Bs is BK×BN and a thread reads its TN columns of a k as TN/4 float4s. Each staged
 // word is used TM (or TN) times from registers, which is the point of the rung.
+template <class Step = no_step_hook>
 __device__ __forceinline__ void body(int m, int n, int k, float alpha, const float* a,
-                                     const float* b, float beta, float* c) {
+                                     const float* b, float beta, float* c, Step step = {}) {
     __shared__ __align__(16) float as[bm * bk];  // (row, k)
     __shared__ __align__(16) float bs[bk * bn];  // (k, column)
     const int tid = threadIdx.x;
@@ -39,6 +42,7 @@ __device__ __forceinline__ void body(int m, int n, int k, float alpha, const flo
     float acc[tm][tn] = {};
     // Every thread runs K rounded up to BK; words beyond the edges are staged as zeros.
     for (int k0 = 0; k0 < k; k0 += bk) {
+        step(k0);
 #pragma unroll
         for (int p = 0; p < bm / a_rows_per_pass; ++p) {
             const int r = a_r + p * a_rows_per_pass;

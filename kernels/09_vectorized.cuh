@@ -2,6 +2,7 @@
 // vectorized's kernel body, the constants its launch shares and its indexing (which the model
 // counts bank conflicts with), as device functions: the rung's kernel is one call of the body, and
 // the GPU test that times each CTA (tests/collect/cta_drift_test.cpp) wraps the same body.
+#include "step_hook.cuh"
 #include "tile_io.cuh"
 
 namespace tgemm::kernels::vectorized {
@@ -46,10 +47,10 @@ __host__ __device__ constexpr int b_load(const placement& p, int kk, int j) {
     return kk * bn + p.col * tn + j;
 }
 
-template <bool Vec>
+template <bool Vec, class Step = no_step_hook>
 __device__ __forceinline__ void body(int m, int n, int k, float alpha, const float* __restrict__ a,
-                                     const float* __restrict__ b, float beta,
-                                     float* __restrict__ c) {
+                                     const float* __restrict__ b, float beta, float* __restrict__ c,
+                                     Step step = {}) {
     __shared__ alignas(16) float as[bk * bm];  // (k, m): A transposed
     __shared__ alignas(16) float bs[bk * bn];  // (k, n)
     const int tid = threadIdx.x;
@@ -59,6 +60,7 @@ __device__ __forceinline__ void body(int m, int n, int k, float alpha, const flo
 
     float acc[tm][tn] = {};
     for (int k0 = 0; k0 < k; k0 += bk) {
+        step(k0);
         const float4 av = kernels::load4_guarded<Vec>(a, m, k, row0 + p.a_row, k0 + p.a_col);
         as[a_store(p, 0)] = av.x;
         as[a_store(p, 1)] = av.y;

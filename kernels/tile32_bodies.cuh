@@ -3,6 +3,8 @@
 // (03), as device functions: each rung's kernel is one call of its body, and the GPU test that
 // times their CTAs (tests/collect/cta_drift_test.cpp) wraps the same body in timestamps, so the
 // code it observes is the rung's own.
+#include "step_hook.cuh"
+
 namespace tgemm::kernels::tile32 {
 
 constexpr int tile = 32;
@@ -21,8 +23,10 @@ __device__ __forceinline__ void naive_body(int m, int n, int k, float alpha, con
 }
 
 // A 32 × 32 tile of A and of B staged in shared memory per step of K.
+template <class Step = no_step_hook>
 __device__ __forceinline__ void smem_tiling_body(int m, int n, int k, float alpha, const float* a,
-                                                 const float* b, float beta, float* c) {
+                                                 const float* b, float beta, float* c,
+                                                 Step step = {}) {
     __shared__ float as[tile][tile];  // (row, k)
     __shared__ float bs[tile][tile];  // (k, col)
     const int tx = threadIdx.x;
@@ -31,6 +35,7 @@ __device__ __forceinline__ void smem_tiling_body(int m, int n, int k, float alph
     const int col = blockIdx.x * tile + tx;
     float acc = 0.0f;
     for (int k0 = 0; k0 < k; k0 += tile) {
+        step(k0);
         // Out-of-range elements are staged as zeros, so edge tiles need no special inner loop.
         const int ka = k0 + tx;
         const int kb = k0 + ty;

@@ -46,5 +46,17 @@ enum class traced_rung {
 // not 16-byte aligned (their traced kernels are the float4 form).
 void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s,
                    int extra_smem = 0);
+// Steps of K a CTA of the rung takes at `s` (K over the depth it stages, rounded up); 0 for a
+// rung whose body takes no step hook (kernels/step_hook.cuh: smem_tiling, blocktiling_1d,
+// blocktiling_2d, vectorized and warptiling take one).
+[[nodiscard]] int traced_steps(traced_rung r, const shape& s);
+// CTAs per SM and registers per thread of the stepped kernel (0 without steps).
+[[nodiscard]] int stepped_ctas_per_sm(traced_rung r);
+[[nodiscard]] int stepped_registers(traced_rung r);
+// launch_traced, and also steps[b × traced_steps + i]: %globaltimer (ns) when CTA b's thread 0
+// reaches step i of K, before the step's loads (tests/collect/cta_steps_test.cpp). Throws
+// std::invalid_argument for a rung without steps, and as launch_traced does.
+void launch_stepped(traced_rung r, const gemm_args& g, cta_span* out, unsigned long long* steps,
+                    cudaStream_t s);
 
 }  // namespace tgemm::probe

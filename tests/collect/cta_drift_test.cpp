@@ -36,10 +36,12 @@
 #include "core/shape.hpp"
 #include "cta_drift_kernels.hpp"
 #include "rung.hpp"
+#include "traced_pair.hpp"
 
 using namespace tgemm;
 
 using tgemm::test::CapacityEdge;
+using tgemm::test::traced_pair;
 
 namespace {
 
@@ -152,56 +154,6 @@ void write_trace(const std::string& path, const std::vector<probe::cta_span>& sp
         f << i << ',' << spans[i].sm << ',' << spans[i].start_ns - t0 << ',' << spans[i].end_ns - t0
           << '\n';
 }
-
-// One rung at one shape with its traced kernel: the workspace as the tool makes it, the trace
-// buffer, and each launch after the tool's preparation (C restored, L2 flushed).
-class traced_pair {
-  public:
-    traced_pair(const CapacityEdge& fixture, const std::string& id, const shape& s,
-                cudaStream_t stream)
-        : rung_(*probe::traced_rung_named(id)),
-          w_(fixture.make({id, s})),
-          args_(w_->args()),
-          ctas_(probe::traced_ctas(rung_, s)),
-          trace_(ctas_ * sizeof(probe::cta_span) / sizeof(float) + 1),
-          blank_(ctas_, probe::cta_span{-1, ~0ull, 0}),
-          stream_(stream) {}
-
-    void prepare() const {
-        cudaMemcpyAsync(out(), blank_.data(), ctas_ * sizeof(probe::cta_span),
-                        cudaMemcpyHostToDevice, stream_);
-        w_->restore_c();
-        w_->flush_l2();
-    }
-    // The traced kernel, with `extra_smem` bytes of dynamic shared memory asked for.
-    void launch(int extra_smem = 0) const {
-        probe::launch_traced(rung_, args_, out(), stream_, extra_smem);
-    }
-    // One prepared launch and its spans.
-    std::vector<probe::cta_span> trace(int extra_smem = 0) const {
-        prepare();
-        launch(extra_smem);
-        std::vector<probe::cta_span> spans(ctas_);
-        EXPECT_EQ(cudaMemcpyAsync(spans.data(), out(), ctas_ * sizeof(probe::cta_span),
-                                  cudaMemcpyDeviceToHost, stream_),
-                  cudaSuccess);
-        EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
-        for (const auto& c : spans) EXPECT_GE(c.sm, 0);
-        return spans;
-    }
-    [[nodiscard]] const gemm_args& args() const { return args_; }
-    [[nodiscard]] std::size_t ctas() const { return ctas_; }
-
-  private:
-    probe::cta_span* out() const { return static_cast<probe::cta_span*>(trace_.raw()); }
-    probe::traced_rung rung_;
-    std::unique_ptr<workspace> w_;
-    gemm_args args_;
-    std::size_t ctas_;
-    device_buffer trace_;
-    std::vector<probe::cta_span> blank_;
-    cudaStream_t stream_;
-};
 
 // The rungs to trace: TGEMM_CTA_DRIFT_RUNGS, or every one with a traced body.
 std::vector<std::string> rungs_to_trace() {

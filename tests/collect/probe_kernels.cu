@@ -215,6 +215,46 @@ __global__ void read_in_steps_kernel(const float* p, std::size_t n, std::size_t 
     if (acc == 1.2345e-30f) *out = acc;
 }
 
+__device__ __forceinline__ unsigned long long global_ns() {
+    unsigned long long t = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// read_in_steps' readers held to a schedule on %globaltimer, the clock every SM shares: reader i
+// begins step s of `chunk` floats at base + i × skew + s × period, where reader 0 sets base 5 us
+// ahead once all have arrived. A reader served early cannot run ahead into the next step, so the
+// offset between two readers' requests for a sector stays the skew (to the timer's 32 ns).
+__global__ void read_on_schedule_kernel(const float* p, std::size_t n, std::size_t chunk,
+                                        long long period_ns, const int* order, int readers,
+                                        long long skew_ns, unsigned* arrivals,
+                                        unsigned long long* base, unsigned long long* began,
+                                        float* out) {
+    const int i = released_reader(order, readers, 0, arrivals, began);
+    if (i < 0) return;
+    __shared__ unsigned long long start;
+    if (threadIdx.x == 0) {
+        if (i == 0) atomicExch(base, global_ns() + 5000);
+        unsigned long long b = 0;
+        while ((b = atomicAdd(base, 0ull)) == 0) {
+        }
+        start = b + static_cast<unsigned long long>(i * skew_ns);
+        began[i] = start;
+    }
+    __syncthreads();
+    float acc = 0;
+    unsigned long long step = 0;
+    for (std::size_t c = 0; c < n; c += chunk, ++step) {
+        if (threadIdx.x == 0)
+            while (global_ns() < start + step * static_cast<unsigned long long>(period_ns)) {
+            }
+        __syncthreads();
+        const std::size_t end = c + chunk < n ? c + chunk : n;
+        for (std::size_t j = c + threadIdx.x; j < end; j += blockDim.x) acc += p[j];
+    }
+    if (acc == 1.2345e-30f) *out = acc;
+}
+
 // One CTA per SM (the shared memory it asks for admits no second); the one on SM `sm` reads all
 // n floats, the others return at once.
 __global__ void read_on_sm_kernel(const float* p, std::size_t n, float* out, int sm) {
@@ -313,6 +353,16 @@ void read_in_steps(const float* p, std::size_t n, std::size_t chunk, long long p
                          smem_bytes);
     read_in_steps_kernel<<<sms, 1024, smem_bytes, s>>>(p, n, chunk, pause_cycles, order, readers,
                                                        skew_cycles, arrivals, began, out);
+}
+
+void read_on_schedule(const float* p, std::size_t n, std::size_t chunk, long long period_ns,
+                      const int* order, int readers, long long skew_ns, unsigned* arrivals,
+                      unsigned long long* base, unsigned long long* began, float* out, int sms,
+                      int smem_bytes, cudaStream_t s) {
+    cudaFuncSetAttribute(read_on_schedule_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         smem_bytes);
+    read_on_schedule_kernel<<<sms, 1024, smem_bytes, s>>>(p, n, chunk, period_ns, order, readers,
+                                                          skew_ns, arrivals, base, began, out);
 }
 
 int placement_ctas_per_sm(int threads, int smem_bytes) {

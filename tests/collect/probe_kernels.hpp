@@ -67,6 +67,14 @@ void read_in_step(const float* p, std::size_t n, const int* order, int readers,
 void read_in_steps(const float* p, std::size_t n, std::size_t chunk, long long pause_cycles,
                    const int* order, int readers, long long skew_cycles, unsigned* arrivals,
                    unsigned long long* began, float* out, int sms, int smem_bytes, cudaStream_t s);
+// read_in_steps' readers on a schedule of the shared %globaltimer: reader i begins step s at
+// base + i × `skew_ns` + s × `period_ns` (`base`, zero before the launch, set by reader 0 once all
+// have arrived; began[i] gets its start), so two readers' requests for a sector stay `skew_ns`
+// apart however fast each is served, as long as a step takes less than the period.
+void read_on_schedule(const float* p, std::size_t n, std::size_t chunk, long long period_ns,
+                      const int* order, int readers, long long skew_ns, unsigned* arrivals,
+                      unsigned long long* base, unsigned long long* began, float* out, int sms,
+                      int smem_bytes, cudaStream_t s);
 // Reads n floats once with an L2 evict_last policy on every load (createpolicy), the priority
 // cuBLAS's own kernels may give their operands: lines so marked are the last a normal access
 // evicts, so a plain flush may leave them.

@@ -32,6 +32,7 @@ struct in_step_read {
     bool warm = false;
     std::size_t chunk_floats = 0;  // > 0: read in steps of this many floats (read_in_steps)
     long long pause_ns = 0;        // the wait after each step
+    long long period_ns = 0;       // > 0: steps on a schedule this far apart (read_on_schedule)
 };
 
 struct coalesced {
@@ -65,9 +66,10 @@ class RequestCoalescer : public ::testing::Test {
     // Counts every read, batched as the tool batches its pairs (one profiler start per group).
     std::vector<coalesced> count(const std::vector<in_step_read>& reads,
                                  std::size_t bytes = std::size_t(buffer_bytes)) {
-        // Per read: the SM -> order map, the start times, the arrival counter (a sector of its
-        // own).
-        const std::size_t slice = std::size_t(sms) + 2 * std::size_t(sms) + 32;
+        // Per read: the SM -> order map, the start times, the arrival counter and the schedule's
+        // base (a sector of their own); even, so that every slice's 64-bit words stay aligned.
+        const std::size_t slice = (3 * std::size_t(sms) + 32 + 1) / 2 * 2;
+        const std::size_t base_at = (3 * std::size_t(sms) + 2 + 1) / 2 * 2;
         const device_buffer state(slice * reads.size());
         std::vector<int> order(static_cast<std::size_t>(sms));
         for (std::size_t r = 0; r < reads.size(); ++r) {
@@ -83,21 +85,28 @@ class RequestCoalescer : public ::testing::Test {
             const auto* ord = reinterpret_cast<const int*>(base);
             auto* began = reinterpret_cast<unsigned long long*>(base + sms);
             auto* arrivals = reinterpret_cast<unsigned*>(base + 3 * std::size_t(sms));
+            auto* schedule = reinterpret_cast<unsigned long long*>(base + base_at);
             const in_step_read& rd = reads[r];
             const auto skew = static_cast<long long>(double(rd.skew_ns) * cycles_per_ns);
             jobs.push_back(
-                {[this, arrivals, bytes, warm = rd.warm] {
+                {[this, arrivals, schedule, warm = rd.warm] {
                      flush_l2(scratch.get(), scratch.size(), stream->get());
                      if (warm)
                          probe::touch(data.get(), buffer_bytes / sizeof(float), data.get(),
                                       stream->get());
                      cudaMemsetAsync(arrivals, 0, sizeof(unsigned), stream->get());
+                     cudaMemsetAsync(schedule, 0, sizeof(unsigned long long), stream->get());
                  },
-                 [this, ord, began, arrivals, skew, n = int(rd.sms.size()), chunk = rd.chunk_floats,
-                  pause = static_cast<long long>(double(rd.pause_ns) * cycles_per_ns)] {
+                 [this, ord, began, arrivals, schedule, skew, n = int(rd.sms.size()),
+                  chunk = rd.chunk_floats, floats = bytes / sizeof(float),
+                  pause = static_cast<long long>(double(rd.pause_ns) * cycles_per_ns),
+                  period = rd.period_ns, skew_ns = rd.skew_ns] {
                      float* sink = data.get() + data.size() - 1;
-                     const std::size_t floats = buffer_bytes / sizeof(float);
-                     if (chunk > 0)
+                     if (period > 0)
+                         probe::read_on_schedule(data.get(), floats, chunk, period, ord, n, skew_ns,
+                                                 arrivals, schedule, began, sink, sms, smem,
+                                                 stream->get());
+                     else if (chunk > 0)
                          probe::read_in_steps(data.get(), floats, chunk, pause, ord, n, skew,
                                               arrivals, began, sink, sms, smem, stream->get());
                      else
@@ -274,6 +283,31 @@ TEST_F(RequestCoalescer, Domains) {
     const auto in_domain = count(reads);
     for (std::size_t r = 0; r < reads.size(); ++r)
         print_and_check("first domain's SMs", reads[r], in_domain[r]);
+}
+
+// How far apart in time two requests for a sector may come and still merge, with readers that
+// cannot fall into step: SM 0 and SM 1 (one TPC), SM 0 and SM 16 (one domain, two TPCs), and SMs
+// 0 1 16 17, each `skew` after the one before, read the buffer in steps of 4 KiB on a schedule of
+// one step every 4 us (read_on_schedule), cold and warm; TGEMM_LRC_SCHEDULE lists the skews (ns).
+// A GEMM's co-readers of a strip reach each step of K at times that differ by how far they drift
+// (tests/collect/cta_steps_test.cpp); this is the share of their requests the coalescer merges at
+// each such offset (docs/models/l2.md, "The request coalescer"). Printed; asserted as every
+// count here.
+TEST_F(RequestCoalescer, OnASchedule) {
+    const auto list = test::env_list("TGEMM_LRC_SCHEDULE");
+    if (list.empty()) GTEST_SKIP() << "TGEMM_LRC_SCHEDULE lists no skews";
+    std::vector<in_step_read> reads;
+    for (const auto& item : list)
+        for (const bool warm : {false, true})
+            for (const auto& sms_read :
+                 std::vector<std::vector<int>>{{0, 1}, {0, 16}, {0, 1, 16, 17}})
+                reads.push_back({sms_read, std::stoll(item), warm, 1024, 0, 4000});
+    const auto got = count(reads);
+    for (std::size_t r = 0; r < reads.size(); ++r) {
+        std::string who;
+        for (const int sm : reads[r].sms) who += (who.empty() ? "SMs " : " ") + std::to_string(sm);
+        print_and_check(who + " on a schedule", reads[r], got[r]);
+    }
 }
 
 // How much a GEMM's K loop lets merge: 4 and 8 SMs of the first domain (SMs 0 1 16 17 32 33 48 49

@@ -1,0 +1,156 @@
+// When each CTA reaches each step of K, for the L2 request coalescer (docs/models/l2.md, "The
+// request coalescer"). The coalescer merges requests for one sector from SMs of one domain that
+// are in flight together; the CTAs of a row of tiles share A's strip and mostly start in one
+// domain, yet at 2048^3 the rungs with 128 x 128 tiles merge 9-34 % of their requests, with the
+// same grid and placement. How far apart in K those co-readers run is what the CTA lifetimes
+// (cta_drift_test.cpp) cannot show. Here a rung's own body (kernels/step_hook.cuh) notes, on
+// thread 0 of each CTA, %globaltimer at the top of every step of K, before the step's loads.
+// Printed per rung and shape: the coalescer's input and merges of the rung and of the stepped
+// kernel, each after the tool's preparation (so that the timestamps are seen not to change what
+// they observe), and, for the CTAs of one row of tiles that started in the first microsecond, how
+// far apart they reach each step (deciles over rows and steps, us). TGEMM_CTA_TRACE_DIR, where set,
+// gets each trace as <rung>-<shape>-steps.csv (cta, sm, start, end, then one column per step, ns
+// from the launch's first start), which scripts/probes/cta_steps_table.py reads beside the
+// coalescing domains. Runs when TGEMM_CTA_STEPS lists the shapes (TGEMM_CTA_STEPS_RUNGS the rungs;
+// every one whose body takes the hook by default). Asserted: the stepped kernel runs as many CTAs
+// per SM as the rung's, every CTA reached every step, in order. Needs a GPU.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "capacity_edge_fixture.hpp"
+#include "core/shape.hpp"
+#include "cta_drift_kernels.hpp"
+#include "env_list.hpp"
+#include "rung.hpp"
+#include "traced_pair.hpp"
+
+using namespace tgemm;
+
+using tgemm::test::CapacityEdge;
+using tgemm::test::traced_pair;
+
+namespace {
+
+// Deciles 1 ... 9 of `v` (sorted here), "-" where empty.
+std::string deciles(std::vector<double> v) {
+    if (v.empty()) return "-";
+    std::sort(v.begin(), v.end());
+    std::string s;
+    for (int d = 1; d <= 9; ++d) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%s%.2f", d > 1 ? " " : "", v[v.size() * d / 10]);
+        s += buf;
+    }
+    return s;
+}
+
+// One line per CTA in launch order: SM, start, end, then the time of each step, all in ns from
+// the launch's first start.
+void write_steps(const std::string& path, const std::vector<probe::cta_span>& spans,
+                 const std::vector<unsigned long long>& times, int steps) {
+    std::ofstream f(path);
+    ASSERT_TRUE(f) << "cannot write " << path;
+    unsigned long long t0 = ~0ull;
+    for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
+    f << "cta,sm,start_ns,end_ns";
+    for (int i = 0; i < steps; ++i) f << ",s" << i;
+    f << '\n';
+    for (std::size_t b = 0; b < spans.size(); ++b) {
+        f << b << ',' << spans[b].sm << ',' << spans[b].start_ns - t0 << ','
+          << spans[b].end_ns - t0;
+        for (int i = 0; i < steps; ++i) f << ',' << times[b * std::size_t(steps) + i] - t0;
+        f << '\n';
+    }
+}
+
+}  // namespace
+
+TEST_F(CapacityEdge, CoReadersThroughTheStepsOfK) {
+    const auto list = test::env_list("TGEMM_CTA_STEPS");
+    if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_STEPS names no shapes";
+    auto ids = test::env_list("TGEMM_CTA_STEPS_RUNGS");
+    if (ids.empty())
+        ids = {"smem_tiling", "blocktiling_1d", "blocktiling_2d", "vectorized", "warptiling"};
+    const auto scratch = flush_scratch();
+    for (const auto& item : list) {
+        const shape s = parse_shape(item);
+        for (const auto& id : ids) {
+            const auto traced_id = probe::traced_rung_named(id);
+            ASSERT_TRUE(traced_id && probe::traced_steps(*traced_id, s) > 0)
+                << id << " has no stepped body";
+            const auto& r = rung_registry::get().find(id);
+            int own = 0;
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&own, r.config->kernel, r.config->threads,
+                                                          0);
+            ASSERT_EQ(probe::stepped_ctas_per_sm(*traced_id), own) << id;
+            const traced_pair pair(*this, id, s, stream->get());
+            const auto rung = r.bind(pair.args(), launch_context{stream->get(), nullptr});
+            const auto prepare = [&] { pair.prepare(); };
+            const auto counts = counters().collect(std::vector<counter_job>{
+                counter_job{prepare, rung}, counter_job{prepare, [&] { pair.launch_stepped(); }}});
+            ASSERT_EQ(counts.size(), 2u);
+            std::vector<unsigned long long> times;
+            const auto spans = pair.trace_steps(times);
+            const int steps = pair.steps();
+            if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
+                write_steps(std::string(dir) + "/" + id + "-" + item + "-steps.csv", spans, times,
+                            steps);
+            unsigned long long t0 = ~0ull;
+            for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
+            // Every CTA reached every step, in order, within its lifetime.
+            for (std::size_t b = 0; b < spans.size(); ++b) {
+                const unsigned long long* row = &times[b * std::size_t(steps)];
+                EXPECT_GE(row[0], spans[b].start_ns) << id << " CTA " << b;
+                for (int i = 1; i < steps; ++i) ASSERT_GE(row[i], row[i - 1]) << id << " CTA " << b;
+                EXPECT_LE(row[steps - 1], spans[b].end_ns) << id << " CTA " << b;
+            }
+            // The CTAs of one row of tiles (blockIdx.y: one strip of A) that started in the
+            // first microsecond: how far apart they reach each step.
+            const std::size_t row_ctas = probe::traced_ctas(*traced_id, shape{1, s.n, s.k});
+            std::vector<double> apart, step_us;
+            std::map<std::size_t, std::vector<std::size_t>> rows;
+            for (std::size_t b = 0; b < spans.size(); ++b)
+                if (spans[b].start_ns - t0 < 1000) rows[b / row_ctas].push_back(b);
+            for (const auto& [row, members] : rows) {
+                if (members.size() < 2) continue;
+                for (int i = 0; i < steps; ++i) {
+                    unsigned long long lo = ~0ull, hi = 0;
+                    for (const std::size_t b : members) {
+                        lo = std::min(lo, times[b * std::size_t(steps) + i]);
+                        hi = std::max(hi, times[b * std::size_t(steps) + i]);
+                    }
+                    apart.push_back(double(hi - lo) / 1e3);
+                }
+            }
+            for (std::size_t b = 0; b < spans.size(); ++b)
+                for (int i = 1; i < steps; ++i)
+                    step_us.push_back(double(times[b * std::size_t(steps) + i] -
+                                             times[b * std::size_t(steps) + i - 1]) /
+                                      1e3);
+            const auto& c0 = counts[0].values;
+            const auto& c1 = counts[1].values;
+            std::printf(
+                "%-14s %s: %zu CTAs, %d steps; requests %.1f / %.1f MB, merged %.1f / %.1f MB "
+                "(%.3f / %.3f), DRAM reads %.1f / %.1f MB, %.1f / %.1f us (rung / stepped)\n",
+                id.c_str(), item.c_str(), spans.size(), steps, c0.at("l2_requested_bytes") / 1e6,
+                c1.at("l2_requested_bytes") / 1e6, c0.at("l2_coalesced_bytes") / 1e6,
+                c1.at("l2_coalesced_bytes") / 1e6,
+                c0.at("l2_coalesced_bytes") / c0.at("l2_requested_bytes"),
+                c1.at("l2_coalesced_bytes") / c1.at("l2_requested_bytes"),
+                c0.at("dram_read_bytes") / 1e6, c1.at("dram_read_bytes") / 1e6,
+                c0.at("duration_ns") / 1e3, c1.at("duration_ns") / 1e3);
+            std::printf("  time per step (us), deciles: %s\n", deciles(step_us).c_str());
+            std::printf("  first wave, one row of tiles: first to last CTA at a step (us): %s\n",
+                        deciles(apart).c_str());
+        }
+    }
+}
