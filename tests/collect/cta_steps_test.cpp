@@ -7,13 +7,15 @@
 // thread 0 of each CTA, %globaltimer at the top of every step of K, before the step's loads.
 // Printed per rung and shape: the coalescer's input and merges of the rung and of the stepped
 // kernel, each after the tool's preparation (so that the timestamps are seen not to change what
-// they observe), and, for the CTAs of one row of tiles that started in the first microsecond, how
-// far apart they reach each step (deciles over rows and steps, us). TGEMM_CTA_TRACE_DIR, where set,
-// gets each trace as <rung>-<shape>-steps.csv (cta, sm, start, end, then one column per step, ns
-// from the launch's first start), which scripts/probes/cta_steps_table.py reads beside the
-// coalescing domains. Runs when TGEMM_CTA_STEPS lists the shapes (TGEMM_CTA_STEPS_RUNGS the rungs;
-// every one whose body takes the hook by default). Asserted: the stepped kernel runs as many CTAs
-// per SM as the rung's, every CTA reached every step, in order. Needs a GPU.
+// they observe; the trace is that of the stepped launch whose merges are printed), and, for the
+// CTAs of one row of tiles that started in the first microsecond, how far apart they reach each
+// step (deciles over rows and steps, us). TGEMM_CTA_TRACE_DIR, where set, gets each trace as
+// <rung>-<shape>-r<launch>-steps.csv (the launch's requests and merges on a first line; then cta,
+// sm, start, end, and one column per step, ns from the launch's first start), which
+// scripts/probes/cta_steps_table.py reads beside the coalescing domains. Runs when TGEMM_CTA_STEPS
+// lists the shapes (TGEMM_CTA_STEPS_RUNGS the rungs; every one whose body takes the hook by
+// default; TGEMM_CTA_STEPS_REPEAT launches of each, 1 by default). Asserted: the stepped kernel
+// runs as many CTAs per SM as the rung's, every CTA reached every step, in order. Needs a GPU.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -40,6 +42,10 @@ using tgemm::test::traced_pair;
 
 namespace {
 
+// The coalescer's merges (collect/metric_table.cpp, l2_coalesced_bytes).
+constexpr const char* coalesced_metric =
+    "lrc__request_sectors_op_read_coalescing_achieved_type_hardware";
+
 // Deciles 1 ... 9 of `v` (sorted here), "-" where empty.
 std::string deciles(std::vector<double> v) {
     if (v.empty()) return "-";
@@ -53,12 +59,16 @@ std::string deciles(std::vector<double> v) {
     return s;
 }
 
-// One line per CTA in launch order: SM, start, end, then the time of each step, all in ns from
+// A first line with what the coalescer took and merged in this launch (# key value ...), then
+// one line per CTA in launch order: SM, start, end, then the time of each step, all in ns from
 // the launch's first start.
 void write_steps(const std::string& path, const std::vector<probe::cta_span>& spans,
-                 const std::vector<unsigned long long>& times, int steps) {
+                 const std::vector<unsigned long long>& times, int steps,
+                 const std::map<std::string, double, std::less<>>& counted) {
     std::ofstream f(path);
     ASSERT_TRUE(f) << "cannot write " << path;
+    f << "# l2_requested_bytes " << counted.at("l2_requested_bytes") << " l2_coalesced_bytes "
+      << counted.at("l2_coalesced_bytes") << '\n';
     unsigned long long t0 = ~0ull;
     for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
     f << "cta,sm,start_ns,end_ns";
@@ -80,6 +90,8 @@ TEST_F(CapacityEdge, CoReadersThroughTheStepsOfK) {
     auto ids = test::env_list("TGEMM_CTA_STEPS_RUNGS");
     if (ids.empty())
         ids = {"smem_tiling", "blocktiling_1d", "blocktiling_2d", "vectorized", "warptiling"};
+    const auto repeat = test::env_list("TGEMM_CTA_STEPS_REPEAT");
+    const int repeats = repeat.empty() ? 1 : std::stoi(repeat.front());
     const auto scratch = flush_scratch();
     for (const auto& item : list) {
         const shape s = parse_shape(item);
@@ -95,62 +107,93 @@ TEST_F(CapacityEdge, CoReadersThroughTheStepsOfK) {
             const traced_pair pair(*this, id, s, stream->get());
             const auto rung = r.bind(pair.args(), launch_context{stream->get(), nullptr});
             const auto prepare = [&] { pair.prepare(); };
-            const auto counts = counters().collect(std::vector<counter_job>{
-                counter_job{prepare, rung}, counter_job{prepare, [&] { pair.launch_stepped(); }}});
-            ASSERT_EQ(counts.size(), 2u);
-            std::vector<unsigned long long> times;
-            const auto spans = pair.trace_steps(times);
-            const int steps = pair.steps();
-            if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
-                write_steps(std::string(dir) + "/" + id + "-" + item + "-steps.csv", spans, times,
-                            steps);
-            unsigned long long t0 = ~0ull;
-            for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
-            // Every CTA reached every step, in order, within its lifetime.
-            for (std::size_t b = 0; b < spans.size(); ++b) {
-                const unsigned long long* row = &times[b * std::size_t(steps)];
-                EXPECT_GE(row[0], spans[b].start_ns) << id << " CTA " << b;
-                for (int i = 1; i < steps; ++i) ASSERT_GE(row[i], row[i - 1]) << id << " CTA " << b;
-                EXPECT_LE(row[steps - 1], spans[b].end_ns) << id << " CTA " << b;
-            }
-            // The CTAs of one row of tiles (blockIdx.y: one strip of A) that started in the
-            // first microsecond: how far apart they reach each step.
-            const std::size_t row_ctas = probe::traced_ctas(*traced_id, shape{1, s.n, s.k});
-            std::vector<double> apart, step_us;
-            std::map<std::size_t, std::vector<std::size_t>> rows;
-            for (std::size_t b = 0; b < spans.size(); ++b)
-                if (spans[b].start_ns - t0 < 1000) rows[b / row_ctas].push_back(b);
-            for (const auto& [row, members] : rows) {
-                if (members.size() < 2) continue;
-                for (int i = 0; i < steps; ++i) {
-                    unsigned long long lo = ~0ull, hi = 0;
-                    for (const std::size_t b : members) {
-                        lo = std::min(lo, times[b * std::size_t(steps) + i]);
-                        hi = std::max(hi, times[b * std::size_t(steps) + i]);
-                    }
-                    apart.push_back(double(hi - lo) / 1e3);
+            for (int rep = 0; rep < repeats; ++rep) {
+                const auto own_count = counters().collect(prepare, rung);
+                // The stepped kernel, counted: the profiler launches it once per metric group, so
+                // the trace taken is that of the launch that counted the coalescer, fetched in the
+                // next launch's preparation (outside the counted range) or after the last.
+                const auto& groups = counters().groups();
+                std::size_t merge_group = groups.size();
+                for (std::size_t g = 0; g < groups.size(); ++g)
+                    for (const auto& metric : groups[g])
+                        if (metric.rfind(coalesced_metric, 0) == 0) merge_group = g;
+                ASSERT_LT(merge_group, groups.size()) << "no group counts " << coalesced_metric;
+                std::vector<std::vector<unsigned long long>> times_of;
+                std::vector<std::vector<probe::cta_span>> spans_of;
+                const auto fetch = [&] {
+                    times_of.emplace_back();
+                    spans_of.push_back(pair.fetch_steps(times_of.back()));
+                };
+                bool launched = false;
+                const auto stepped_count = counters().collect(
+                    [&] {
+                        if (launched) fetch();
+                        pair.prepare();
+                    },
+                    [&] {
+                        pair.launch_stepped();
+                        launched = true;
+                    });
+                fetch();
+                ASSERT_EQ(times_of.size(), groups.size()) << id << ": a group was replayed";
+                const auto& times = times_of[merge_group];
+                const auto& spans = spans_of[merge_group];
+                const int steps = pair.steps();
+                if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
+                    write_steps(std::string(dir) + "/" + id + "-" + item + "-r" +
+                                    std::to_string(rep) + "-steps.csv",
+                                spans, times, steps, stepped_count.values);
+                unsigned long long t0 = ~0ull;
+                for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
+                // Every CTA reached every step, in order, within its lifetime.
+                for (std::size_t b = 0; b < spans.size(); ++b) {
+                    const unsigned long long* row = &times[b * std::size_t(steps)];
+                    EXPECT_GE(row[0], spans[b].start_ns) << id << " CTA " << b;
+                    for (int i = 1; i < steps; ++i)
+                        ASSERT_GE(row[i], row[i - 1]) << id << " CTA " << b;
+                    EXPECT_LE(row[steps - 1], spans[b].end_ns) << id << " CTA " << b;
                 }
+                // The CTAs of one row of tiles (blockIdx.y: one strip of A) that started in the
+                // first microsecond: how far apart they reach each step.
+                const std::size_t row_ctas = probe::traced_ctas(*traced_id, shape{1, s.n, s.k});
+                std::vector<double> apart, step_us;
+                std::map<std::size_t, std::vector<std::size_t>> rows;
+                for (std::size_t b = 0; b < spans.size(); ++b)
+                    if (spans[b].start_ns - t0 < 1000) rows[b / row_ctas].push_back(b);
+                for (const auto& [row, members] : rows) {
+                    if (members.size() < 2) continue;
+                    for (int i = 0; i < steps; ++i) {
+                        unsigned long long lo = ~0ull, hi = 0;
+                        for (const std::size_t b : members) {
+                            lo = std::min(lo, times[b * std::size_t(steps) + i]);
+                            hi = std::max(hi, times[b * std::size_t(steps) + i]);
+                        }
+                        apart.push_back(double(hi - lo) / 1e3);
+                    }
+                }
+                for (std::size_t b = 0; b < spans.size(); ++b)
+                    for (int i = 1; i < steps; ++i)
+                        step_us.push_back(double(times[b * std::size_t(steps) + i] -
+                                                 times[b * std::size_t(steps) + i - 1]) /
+                                          1e3);
+                const auto& c0 = own_count.values;
+                const auto& c1 = stepped_count.values;
+                std::printf(
+                    "%-14s %s, launch %d: %zu CTAs, %d steps; requests %.1f / %.1f MB, merged %.1f "
+                    "/ %.1f MB "
+                    "(%.3f / %.3f), DRAM reads %.1f / %.1f MB, %.1f / %.1f us (rung / stepped)\n",
+                    id.c_str(), item.c_str(), rep, spans.size(), steps,
+                    c0.at("l2_requested_bytes") / 1e6, c1.at("l2_requested_bytes") / 1e6,
+                    c0.at("l2_coalesced_bytes") / 1e6, c1.at("l2_coalesced_bytes") / 1e6,
+                    c0.at("l2_coalesced_bytes") / c0.at("l2_requested_bytes"),
+                    c1.at("l2_coalesced_bytes") / c1.at("l2_requested_bytes"),
+                    c0.at("dram_read_bytes") / 1e6, c1.at("dram_read_bytes") / 1e6,
+                    c0.at("duration_ns") / 1e3, c1.at("duration_ns") / 1e3);
+                std::printf("  time per step (us), deciles: %s\n", deciles(step_us).c_str());
+                std::printf(
+                    "  first wave, one row of tiles: first to last CTA at a step (us): %s\n",
+                    deciles(apart).c_str());
             }
-            for (std::size_t b = 0; b < spans.size(); ++b)
-                for (int i = 1; i < steps; ++i)
-                    step_us.push_back(double(times[b * std::size_t(steps) + i] -
-                                             times[b * std::size_t(steps) + i - 1]) /
-                                      1e3);
-            const auto& c0 = counts[0].values;
-            const auto& c1 = counts[1].values;
-            std::printf(
-                "%-14s %s: %zu CTAs, %d steps; requests %.1f / %.1f MB, merged %.1f / %.1f MB "
-                "(%.3f / %.3f), DRAM reads %.1f / %.1f MB, %.1f / %.1f us (rung / stepped)\n",
-                id.c_str(), item.c_str(), spans.size(), steps, c0.at("l2_requested_bytes") / 1e6,
-                c1.at("l2_requested_bytes") / 1e6, c0.at("l2_coalesced_bytes") / 1e6,
-                c1.at("l2_coalesced_bytes") / 1e6,
-                c0.at("l2_coalesced_bytes") / c0.at("l2_requested_bytes"),
-                c1.at("l2_coalesced_bytes") / c1.at("l2_requested_bytes"),
-                c0.at("dram_read_bytes") / 1e6, c1.at("dram_read_bytes") / 1e6,
-                c0.at("duration_ns") / 1e3, c1.at("duration_ns") / 1e3);
-            std::printf("  time per step (us), deciles: %s\n", deciles(step_us).c_str());
-            std::printf("  first wave, one row of tiles: first to last CTA at a step (us): %s\n",
-                        deciles(apart).c_str());
         }
     }
 }

@@ -48,6 +48,10 @@ class traced_pair {
     std::vector<probe::cta_span> trace_steps(std::vector<unsigned long long>& times) const {
         prepare();
         launch_stepped();
+        return fetch_steps(times);
+    }
+    // The spans and step times of the last launch of the stepped kernel.
+    std::vector<probe::cta_span> fetch_steps(std::vector<unsigned long long>& times) const {
         times.assign(ctas_ * std::size_t(steps()), 0);
         EXPECT_EQ(cudaMemcpyAsync(times.data(), step_times(), times.size() * sizeof(times[0]),
                                   cudaMemcpyDeviceToHost, stream_),

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""How far apart the co-readers of a strip reach each step of K, and the merges that would give.
+
+Reads the K-step traces of CapacityEdge.CoReadersThroughTheStepsOfK (a tarball or folder of
+<rung>-<shape>-r<launch>-steps.csv, whose first line holds the launch's counted requests and
+merges) and the coalescing domains (the "domain of SM 0 ... N" line of
+RequestCoalescer.Domains' log). For every step, the CTAs that read one strip of A (one
+blockIdx.y) or of B (one blockIdx.x) are grouped by their SM's domain; within a group, sorted by
+the time they reached the step, each reader after the first is `gap` after the one before it.
+Printed per trace: the gaps' distribution, and the requests a coalescer would merge if a
+response served the requests for a sector that arrive within `w` of its first one, at most four
+(the measured fan-out), for several w, as a share of all requests (each CTA asks once for each
+sector of its A and B tiles a step; rows and columns past the matrix's edge are left out).
+
+usage: cta_steps_table.py <traces.tgz|folder> <request-coalescer.log> [rung-shape ...]
+"""
+import csv
+import io
+import os
+import re
+import sys
+import tarfile
+
+# The rungs' tiles: (rows of A a CTA stages, columns of B, depth of a step).
+TILES = {
+    "smem_tiling": (32, 32, 32),
+    "blocktiling_1d": (64, 64, 8),
+    "blocktiling_2d": (128, 128, 8),
+    "vectorized": (128, 128, 8),
+    "warptiling": (128, 128, 16),
+}
+WINDOWS_NS = (64, 128, 256, 512, 1024, 2048)
+FANOUT = 4
+
+
+def domains(log_path):
+    for line in open(log_path):
+        m = re.match(r"domain of SM 0 \.\.\. \d+: (.*)", line)
+        if m:
+            return [int(x) for x in m.group(1).split()]
+    sys.exit(f"{log_path}: no 'domain of SM' line")
+
+
+def traces(path):
+    if os.path.isdir(path):
+        for name in sorted(os.listdir(path)):
+            if name.endswith("-steps.csv"):
+                yield name, open(os.path.join(path, name))
+        return
+    with tarfile.open(path) as t:
+        for m in sorted(t.getmembers(), key=lambda m: m.name):
+            if m.name.endswith("-steps.csv"):
+                yield os.path.basename(m.name), io.TextIOWrapper(t.extractfile(m))
+
+
+def merged_within(times, w):
+    """Requests merged when a response takes those arriving within w of its first, FANOUT at most."""
+    merged, i = 0, 0
+    while i < len(times):
+        j = i + 1
+        while j < len(times) and j - i < FANOUT and times[j] - times[i] <= w:
+            j += 1
+        merged += j - i - 1
+        i = j
+    return merged
+
+
+def analyse(name, f, dom):
+    m = re.match(r"(.+)-(\d+)x(\d+)x(\d+)(?:-r(\d+))?-steps\.csv", name)
+    rung, M, N, K = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+    launch = m.group(5) or "0"
+    bm, bn, bk = TILES[rung]
+    gx = (N + bn - 1) // bn
+    lines = f.read().splitlines()
+    counted = {}
+    if lines[0].startswith("#"):
+        words = lines[0][1:].split()
+        counted = {words[i]: float(words[i + 1]) for i in range(0, len(words), 2)}
+        lines = lines[1:]
+    rows = list(csv.reader(lines))[1:]
+    sm = [int(r[1]) for r in rows]
+    steps = [[int(x) for x in r[4:]] for r in rows]
+    nsteps = len(steps[0])
+    a_bytes = lambda y: min(bm, M - y * bm) * bk * 4  # one CTA's A tile a step
+    b_bytes = lambda x: min(bn, N - x * bn) * bk * 4
+    total = sum(a_bytes(b // gx) + b_bytes(b % gx) for b in range(len(rows))) * nsteps
+    gaps = []
+    merged = {w: 0 for w in WINDOWS_NS}
+    most = 0
+    for strip_of, size_of in ((lambda b: ("A", b // gx), a_bytes), (lambda b: ("B", b % gx), b_bytes)):
+        groups = {}
+        for b in range(len(rows)):
+            key = strip_of(b)
+            groups.setdefault((key, dom[sm[b]]), []).append(b)
+        for (key, _), members in groups.items():
+            if len(members) < 2:
+                continue
+            size = size_of(key[1])
+            most += (len(members) - (len(members) + FANOUT - 1) // FANOUT) * size * nsteps
+            for i in range(nsteps):
+                t = sorted(steps[b][i] for b in members)
+                gaps.extend(t[j] - t[j - 1] for j in range(1, len(t)))
+                for w in WINDOWS_NS:
+                    merged[w] += merged_within(t, w) * size
+    gaps.sort()
+    share = lambda lim: sum(1 for g in gaps if g <= lim) / len(gaps) if gaps else 0
+    measured = ""
+    if counted:
+        measured = (f"; measured: requests {counted['l2_requested_bytes']/1e6:.1f} MB, merged "
+                    f"{counted['l2_coalesced_bytes']/counted['l2_requested_bytes']:.3f}")
+    print(f"{rung:<15} {M}x{N}x{K} launch {launch}: {len(rows)} CTAs, {nsteps} steps; requests "
+          f"{total/1e6:.1f} MB; the domains allow {most/total:.3f} merged{measured}")
+    print("  gap to the co-reader before, share within " +
+          ", ".join(f"{lim} ns: {share(lim):.2f}" for lim in (64, 128, 256, 512, 1024, 4096)))
+    print("  merged within w (share of requests): " +
+          ", ".join(f"{w} ns: {merged[w]/total:.3f}" for w in WINDOWS_NS))
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    dom = domains(sys.argv[2])
+    only = set(sys.argv[3:])
+    for name, f in traces(sys.argv[1]):
+        if only and not any(name.startswith(o + "-") for o in only):
+            continue
+        analyse(name, f, dom)
+
+
+if __name__ == "__main__":
+    main()
