@@ -31,6 +31,35 @@ TILES = {
 }
 WINDOWS_NS = (64, 128, 256, 512, 1024, 2048)
 FANOUT = 4
+# The share of a second reader's requests merged with the first's when it reads `skew` ns later
+# and neither can run ahead (RequestCoalescer.OnASchedule, SMs 0 and 1, H200, 2026-11-27,
+# docs/validation/h200-request-coalescer-schedule.log): cold, the first request waits on DRAM;
+# warm, on an L2 hit. Linear between the logged skews, 0 past the last.
+COLD = ((0, 1.0), (32, 1.0), (64, 1.0), (128, 0.999), (192, 0.585), (256, 0.393), (384, 0.061),
+        (512, 0.011), (768, 0.0))
+WARM = ((0, 1.0), (32, 0.643), (64, 0.251), (128, 0.105), (192, 0.0))
+
+
+def curve(points, skew):
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if skew <= x1:
+            return y0 + (y1 - y0) * (skew - x0) / (x1 - x0)
+    return 0.0
+
+
+def merged_by_curve(times, points):
+    """Expected requests merged: each reader after a response's first merges into it with the
+    curve's share at its offset from that first one (at most FANOUT a response); one that more
+    likely does not opens the next response."""
+    merged, opener, served = 0.0, times[0], 1
+    for t in times[1:]:
+        p = curve(points, t - opener) if served < FANOUT else 0.0
+        merged += p
+        if p >= 0.5:
+            served += 1
+        else:
+            opener, served = t, 1
+    return merged
 
 
 def domains(log_path):
@@ -86,12 +115,18 @@ def analyse(name, f, dom):
     total = sum(a_bytes(b // gx) + b_bytes(b % gx) for b in range(len(rows))) * nsteps
     gaps = []
     merged = {w: 0 for w in WINDOWS_NS}
+    by_curves = 0.0
     most = 0
     for strip_of, size_of in ((lambda b: ("A", b // gx), a_bytes), (lambda b: ("B", b % gx), b_bytes)):
         groups = {}
+        first = {}  # (strip, step): the earliest time any reader reached it (its DRAM miss)
         for b in range(len(rows)):
             key = strip_of(b)
             groups.setdefault((key, dom[sm[b]]), []).append(b)
+        for (key, _), members in groups.items():
+            for i in range(nsteps):
+                t = min(steps[b][i] for b in members)
+                first[(key, i)] = min(first.get((key, i), t), t)
         for (key, _), members in groups.items():
             if len(members) < 2:
                 continue
@@ -102,6 +137,9 @@ def analyse(name, f, dom):
                 gaps.extend(t[j] - t[j - 1] for j in range(1, len(t)))
                 for w in WINDOWS_NS:
                     merged[w] += merged_within(t, w) * size
+                # The group holding the strip's first reader waits on DRAM; the others hit.
+                points = COLD if t[0] == first[(key, i)] else WARM
+                by_curves += merged_by_curve(t, points) * size
     gaps.sort()
     share = lambda lim: sum(1 for g in gaps if g <= lim) / len(gaps) if gaps else 0
     measured = ""
@@ -114,6 +152,8 @@ def analyse(name, f, dom):
           ", ".join(f"{lim} ns: {share(lim):.2f}" for lim in (64, 128, 256, 512, 1024, 4096)))
     print("  merged within w (share of requests): " +
           ", ".join(f"{w} ns: {merged[w]/total:.3f}" for w in WINDOWS_NS))
+    print(f"  merged by the schedule probe's curves (cold for the group with a strip's first "
+          f"reader, warm for the rest): {by_curves/total:.3f}")
 
 
 def main():
