@@ -12,10 +12,16 @@ response served the requests for a sector that arrive within `w` of its first on
 (the measured fan-out), for several w, as a share of all requests (each CTA asks once for each
 sector of its A and B tiles a step; rows and columns past the matrix's edge are left out).
 
-usage: cta_steps_table.py <traces.tgz|folder> <request-coalescer.log> [rung-shape ...]
+usage: cta_steps_table.py <traces.tgz|folder|pack.steps.xz> <request-coalescer.log> [rung-shape ...]
+       cta_steps_table.py --pack <folder|traces.tgz> <out.steps.xz>
+
+--pack writes the traces into one xz file, each time in units of %globaltimer's 32 ns step and each
+step as its difference to the step before (lossless; it refuses times off the 32 ns grid): the
+committed form (docs/validation/coalescer-steps/), which this script reads as it reads the CSVs.
 """
 import csv
 import io
+import lzma
 import os
 import re
 import sys
@@ -70,7 +76,63 @@ def domains(log_path):
     sys.exit(f"{log_path}: no 'domain of SM' line")
 
 
+TICK = 32  # ns: %globaltimer's resolution on the H100 and the H200
+
+
+def pack(src, dst):
+    out = []
+    for name, f in traces(src):
+        lines = f.read().splitlines()
+        out.append("== " + name)
+        rows = lines
+        if lines[0].startswith("#"):
+            out.append(lines[0])
+            rows = lines[1:]
+        for line in rows[1:]:
+            v = [int(x) for x in line.split(",")]
+            if any(x % TICK for x in v[2:]):
+                sys.exit(f"{name}: a time off the {TICK} ns grid; not packed")
+            t = [x // TICK for x in v[2:]]
+            steps = t[2:]
+            deltas = [steps[0]] + [steps[i] - steps[i - 1] for i in range(1, len(steps))]
+            out.append(",".join(map(str, [v[1]] + t[:2] + deltas)))
+    with lzma.open(dst, "wt", preset=9 | lzma.PRESET_EXTREME) as f:
+        f.write("\n".join(out) + "\n")
+
+
+def unpacked(path):
+    """The CSVs of a pack, as (name, file) pairs."""
+    name, lines = None, []
+    def done():
+        return name, io.StringIO("\n".join(lines) + "\n")
+    with lzma.open(path, "rt") as f:
+        for line in f.read().splitlines():
+            if line.startswith("== "):
+                if name:
+                    yield done()
+                name, lines, cta = line[3:], [], 0
+                continue
+            if line.startswith("#"):
+                lines.append(line)
+                continue
+            v = [int(x) for x in line.split(",")]
+            sm, start, end, deltas = v[0], v[1], v[2], v[3:]
+            if cta == 0:
+                lines.append("cta,sm,start_ns,end_ns," + ",".join(f"s{i}" for i in range(len(deltas))))
+            steps, t = [], 0
+            for d in deltas:
+                t += d
+                steps.append(t * TICK)
+            lines.append(",".join(map(str, [cta, sm, start * TICK, end * TICK] + steps)))
+            cta += 1
+    if name:
+        yield done()
+
+
 def traces(path):
+    if path.endswith(".xz"):
+        yield from unpacked(path)
+        return
     if os.path.isdir(path):
         for name in sorted(os.listdir(path)):
             if name.endswith("-steps.csv"):
@@ -157,6 +219,9 @@ def analyse(name, f, dom):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--pack":
+        pack(sys.argv[2], sys.argv[3])
+        return
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     dom = domains(sys.argv[2])
