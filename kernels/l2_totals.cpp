@@ -71,7 +71,9 @@ void add_l2_totals(refined_model& r, const shape& s, const l2_operands& e, int p
             : fmt::format("all but one per distinct sector of A, B and C ({})", mb(distinct));
     const std::string why = fmt::format(
         "the L2 request coalescer merges requests for one sector from SMs of one domain "
-        "that arrive together, a timing effect not derived: the value merges none "
+        "that arrive close together (on the H100 and the H200 within about 0.1 us, "
+        "measured), so how many merge is set by how closely the CTAs sharing a strip keep "
+        "in step, a timing effect not derived: the value merges none "
         "(high end), the low end {}{}",
         most,
         r.band(keys::l2_fabric_bytes) || r.band(keys::l2_write_bytes) ||
