@@ -79,7 +79,8 @@ TEST_F(CapacityEdge, RetentionByReadersPerLine) {
 // (TGEMM_L2_SWEEP), whether a slice keeps its readers from pass to pass (rotate 0) or they move to
 // other SMs (TGEMM_L2_SWEEP_ROTATE: each pass a slice goes to the CTA that many places earlier in
 // launch order, as a strip of B goes to another CTA, on another SM, row after row of tiles), fresh
-// dirty lines stored in each pass (as C's tiles are), and a wait after each pass
+// dirty lines stored in each pass (as C's tiles are; read first with TGEMM_L2_SWEEP_READ_STORES=1,
+// as β ≠ 0 reads C), and a wait after each pass
 // (TGEMM_L2_SWEEP_WAIT_US: a slow kernel's passes lie far apart in time); the sizes, in multiples
 // of half the L2, from TGEMM_L2_SWEEP_SIZES (0.6 … 1.6 unless given). Counted after the preparation
 // flushed L2 and read the set once by pass 0's readers. Printed
@@ -93,6 +94,9 @@ TEST_F(CapacityEdge, RetentionOverManyPasses) {
         return v.empty() ? fallback : v;
     };
     const auto rotations = ints("TGEMM_L2_SWEEP_ROTATE", {0});
+    // TGEMM_L2_SWEEP_READ_STORES=1: each stored line read first (C with beta != 0); the DRAM
+    // reads printed are then the set's, less one read of every stored line.
+    const bool read_stored = ints("TGEMM_L2_SWEEP_READ_STORES", {0}).front() != 0;
     const auto waits_us = ints("TGEMM_L2_SWEEP_WAIT_US", {0});
     const int sms = dev.info.sm_count;
     int smem_per_sm = 0, khz = 0;
@@ -137,27 +141,31 @@ TEST_F(CapacityEdge, RetentionOverManyPasses) {
                         const auto v = counters().collect(
                             [&] {
                                 flush_l2(scratch.get(), scratch.size(), stream->get());
-                                probe::sweep_slices(data.get(), n, slices, 1, 0, fresh.get(), 0, 0,
-                                                    sink, sms, smem, stream->get());
+                                probe::sweep_slices(data.get(), n, slices, 1, 0, fresh.get(), 0,
+                                                    false, 0, sink, sms, smem, stream->get());
                             },
                             [&] {
                                 probe::sweep_slices(data.get(), n, slices, passes, rotate,
-                                                    fresh.get(), wf, spin, sink, sms, smem,
-                                                    stream->get());
+                                                    fresh.get(), wf, read_stored, spin, sink, sms,
+                                                    smem, stream->get());
                             });
                         const double bytes = double(n) * sizeof(float);
-                        const double reread = v.values.at("dram_read_bytes");
+                        // Read-then-written lines are read from DRAM once each (no pass or CTA
+                        // touches another's): the set's own re-reads are the rest.
+                        const double stored_read =
+                            read_stored ? double(wf) * sizeof(float) * sms * passes : 0.0;
+                        const double reread = v.values.at("dram_read_bytes") - stored_read;
                         const double written = v.values.at("dram_write_bytes");
                         const double fabric = v.values.at("l2_fabric_bytes");
                         std::printf(
                             "%3d readers a line, rotate %2d, wait %4d us, stores %.2f x half a "
-                            "pass: set %6.1f MB = %.2f x half the L2: DRAM reads %8.2f MB = %.3f "
+                            "pass%s: set %6.1f MB = %.2f x half the L2: DRAM reads %8.2f MB = %.3f "
                             "of the set a pass, writes %6.2f MB, fabric %.3f of the set a pass, "
                             "%.3f ms\n",
                             r, rotate, wait_us, double(wf) * sizeof(float) * sms / half,
-                            bytes / 1e6, bytes / half, reread / 1e6, reread / bytes / passes,
-                            written / 1e6, fabric / bytes / passes,
-                            v.values.at("duration_ns") / 1e6);
+                            read_stored ? " (read, then written)" : "", bytes / 1e6, bytes / half,
+                            reread / 1e6, reread / bytes / passes, written / 1e6,
+                            fabric / bytes / passes, v.values.at("duration_ns") / 1e6);
                         EXPECT_GE(reread, 0) << bytes;
                     }
         }

@@ -271,8 +271,8 @@ __global__ void read_on_sm_kernel(const float* p, std::size_t n, float* out, int
 // Pass q: CTA b reads slice (b + q × rotate) % slices, stores `store4` float4 of its own that no
 // pass stores again (fresh lines, as a GEMM's C tiles are), then waits `spin` clocks.
 __global__ void sweep_slices_kernel(const float4* p, std::size_t n4, int slices, int passes,
-                                    int rotate, float4* fresh, std::size_t store4, long long spin,
-                                    float* out) {
+                                    int rotate, float4* fresh, std::size_t store4, bool read_stored,
+                                    long long spin, float* out) {
     extern __shared__ char reserved[];
     if (threadIdx.x == 0) reserved[0] = 1;
     const std::size_t len = n4 / static_cast<std::size_t>(slices);
@@ -285,8 +285,16 @@ __global__ void sweep_slices_kernel(const float4* p, std::size_t n4, int slices,
             acc += v.x + v.y + v.z + v.w;
         }
         float4* w = fresh + (std::size_t(q) * gridDim.x + blockIdx.x) * store4;
-        for (std::size_t i = threadIdx.x; i < store4; i += blockDim.x)
-            w[i] = make_float4(acc, acc, acc, acc);
+        if (read_stored) {
+            // As C with beta != 0: each line read, then written (an update of what was read).
+            for (std::size_t i = threadIdx.x; i < store4; i += blockDim.x) {
+                const float4 c = w[i];
+                w[i] = make_float4(c.x + acc, c.y + acc, c.z + acc, c.w + acc);
+            }
+        } else {
+            for (std::size_t i = threadIdx.x; i < store4; i += blockDim.x)
+                w[i] = make_float4(acc, acc, acc, acc);
+        }
         const long long t0 = clock64();
         while (clock64() - t0 < spin) {
         }
@@ -337,13 +345,13 @@ void read_in_step(const float* p, std::size_t n, const int* order, int readers,
 }
 
 void sweep_slices(const float* p, std::size_t n, int slices, int passes, int rotate, float* fresh,
-                  std::size_t store_floats, long long spin_cycles, float* out, int sms,
-                  int smem_bytes, cudaStream_t s) {
+                  std::size_t store_floats, bool read_stored, long long spin_cycles, float* out,
+                  int sms, int smem_bytes, cudaStream_t s) {
     cudaFuncSetAttribute(sweep_slices_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                          smem_bytes);
     sweep_slices_kernel<<<sms, 1024, smem_bytes, s>>>(
         reinterpret_cast<const float4*>(p), n / 4, slices, passes, rotate,
-        reinterpret_cast<float4*>(fresh), store_floats / 4, spin_cycles, out);
+        reinterpret_cast<float4*>(fresh), store_floats / 4, read_stored, spin_cycles, out);
 }
 
 void read_in_steps(const float* p, std::size_t n, std::size_t chunk, long long pause_cycles,

@@ -46,11 +46,12 @@ void read_slices(const float* p, std::size_t n, int slices, float* out, int sms,
 // read_slices `passes` times in one launch, as a GEMM's waves sweep B: in pass q CTA b reads
 // slice (b + q × `rotate`) % slices (0: always its own; coprime to `slices`: a slice's readers,
 // and so their L2 partitions, change from pass to pass), then stores `store_floats` (a multiple of
-// 4) floats at `fresh` that no other pass or CTA stores (passes × sms × store_floats in all), and
+// 4) floats at `fresh` that no other pass or CTA stores (passes × sms × store_floats in all),
+// with `read_stored` each read first and written with what was read (as C with β ≠ 0), and
 // waits `spin_cycles` of its clock before the next pass.
 void sweep_slices(const float* p, std::size_t n, int slices, int passes, int rotate, float* fresh,
-                  std::size_t store_floats, long long spin_cycles, float* out, int sms,
-                  int smem_bytes, cudaStream_t s);
+                  std::size_t store_floats, bool read_stored, long long spin_cycles, float* out,
+                  int sms, int smem_bytes, cudaStream_t s);
 // Several SMs reading one buffer at about the same time, for the L2 request coalescer
 // (tests/collect/request_coalescer_test.cpp). `sms` CTAs of 1024 threads, one per SM (`smem_bytes`
 // admits no second); the CTA on SM s with order[s] = i >= 0 waits until every such CTA has
