@@ -68,12 +68,17 @@ def merged_by_curve(times, points):
     return merged
 
 
+class Refused(Exception):
+    """What the script cannot do, said in one line (exit code 2)."""
+
+
 def domains(log_path):
-    for line in open(log_path):
-        m = re.match(r"domain of SM 0 \.\.\. \d+: (.*)", line)
-        if m:
-            return [int(x) for x in m.group(1).split()]
-    sys.exit(f"{log_path}: no 'domain of SM' line")
+    with open(log_path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"domain of SM 0 \.\.\. \d+: (.*)", line)
+            if m:
+                return [int(x) for x in m.group(1).split()]
+    raise Refused(f"{log_path}: no 'domain of SM 0 ... N' line (RequestCoalescer.Domains' log)")
 
 
 TICK = 32  # ns: %globaltimer's resolution on the H100 and the H200
@@ -91,13 +96,17 @@ def pack(src, dst):
         for line in rows[1:]:
             v = [int(x) for x in line.split(",")]
             if any(x % TICK for x in v[2:]):
-                sys.exit(f"{name}: a time off the {TICK} ns grid; not packed")
+                raise Refused(f"{name}: a time off the {TICK} ns grid; not packed")
             t = [x // TICK for x in v[2:]]
             steps = t[2:]
             deltas = [steps[0]] + [steps[i] - steps[i - 1] for i in range(1, len(steps))]
             out.append(",".join(map(str, [v[1]] + t[:2] + deltas)))
-    with lzma.open(dst, "wt", preset=9 | lzma.PRESET_EXTREME) as f:
+    if not out:
+        raise Refused(f"{src}: no <rung>-<shape>-steps.csv traces")
+    tmp = dst + ".tmp"
+    with lzma.open(tmp, "wt", preset=9 | lzma.PRESET_EXTREME) as f:
         f.write("\n".join(out) + "\n")
+    os.replace(tmp, dst)
 
 
 def unpacked(path):
@@ -218,19 +227,39 @@ def analyse(name, f, dom):
           f"reader, warm for the rest): {by_curves/total:.3f}")
 
 
-def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "--pack":
-        pack(sys.argv[2], sys.argv[3])
-        return
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    dom = domains(sys.argv[2])
-    only = set(sys.argv[3:])
-    for name, f in traces(sys.argv[1]):
-        if only and not any(name.startswith(o + "-") for o in only):
-            continue
-        analyse(name, f, dom)
+def main(argv):
+    try:
+        if len(argv) == 4 and argv[1] == "--pack":
+            if not os.path.exists(argv[2]):
+                raise Refused(f"{argv[2]}: no such file or directory")
+            pack(argv[2], argv[3])
+            return 0
+        if len(argv) < 3 or argv[1].startswith("--"):
+            print("usage: cta_steps_table.py TRACES DOMAINS_LOG [RUNG-SHAPE ...] | --pack TRACES OUT.xz",
+                  file=sys.stderr)
+            return 2
+        for path in argv[1:3]:
+            if not os.path.exists(path):
+                raise Refused(f"{path}: no such file or directory")
+        dom = domains(argv[2])
+        only = set(argv[3:])
+        seen = 0
+        for name, f in traces(argv[1]):
+            if only and not any(name.startswith(o + "-") for o in only):
+                continue
+            if not re.match(r"(.+)-(\d+)x(\d+)x(\d+)(?:-r\d+)?-steps\.csv$", name) or \
+                    name.split("-")[0] not in TILES:
+                raise Refused(f"{name}: not <rung>-<M>x<N>x<K>[-r<launch>]-steps.csv of a stepped rung")
+            analyse(name, f, dom)
+            seen += 1
+        if not seen:
+            raise Refused(f"{argv[1]}: no <rung>-<shape>-steps.csv traces"
+                          + (" of " + ", ".join(sorted(only)) if only else ""))
+    except Refused as e:
+        print(f"cta_steps_table.py: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))

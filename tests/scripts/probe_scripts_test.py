@@ -3,8 +3,11 @@
 raw lines into the columns of docs/validation/, ncu_runs_csv.py saved ncu outputs into the rows of
 validate_ncu.py's --noise-csv, and the shell scripts refuse bad numbers or pairs in
 one line with exit code 2 before they build or touch a GPU; cta_drift_table.py reads CTA traces
-into the schedule table of docs/models/dram-waves.md. Argument: the source tree."""
+into the schedule table of docs/models/dram-waves.md, and cta_steps_table.py K-step traces into
+the coalescer's tables of docs/validation/coalescer-steps/. Argument: the source tree."""
+import contextlib
 import importlib.util
+import io
 import os
 import subprocess
 import sys
@@ -13,6 +16,7 @@ import tempfile
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
 import cta_drift_table  # noqa: E402
+import cta_steps_table  # noqa: E402
 import ncu_columns  # noqa: E402
 import ncu_edge_lines  # noqa: E402
 import ncu_runs_csv  # noqa: E402
@@ -271,6 +275,75 @@ for gpu in ("h100", "h200"):
         committed = [line.rstrip("\n") for line in f if line.startswith("|")]
     check(committed == cta_drift_table.table(cta_drift_table.traces(base + "-traces.tar.gz")),
           f"docs/validation/cta-drift/{gpu}-table.md is not the script's output on its traces")
+
+# cta_steps_table.py: a response takes those within w of its first, four at most.
+check(cta_steps_table.merged_within([0, 10, 20, 30, 40], 64) == 3, "steps: fan-out of four")
+check(cta_steps_table.merged_within([0, 100], 64) == 0, "steps: outside the window")
+check(cta_steps_table.merged_within([0, 50, 100, 150], 64) == 2, "steps: windows from each first")
+check(abs(cta_steps_table.curve(cta_steps_table.WARM, 48) - (0.643 + 0.251) / 2) < 1e-12,
+      "steps: the warm curve interpolated")
+check(cta_steps_table.curve(cta_steps_table.COLD, 100000) == 0.0, "steps: nothing past the curve")
+check(cta_steps_table.merged_by_curve([0, 0], cta_steps_table.COLD) == 1.0, "steps: together")
+
+# Two CTAs of one row of blocktiling_2d tiles (128x256x16: one strip of A, two of B, two steps)
+# on SMs of one domain: step 0 32 ns apart, step 1 4 us apart. Each CTA asks 4096 B of A and of B
+# a step (32768 B in all); the domain lets one of the two A requests merge a step (8192 B, 0.25);
+# within 64 ns only step 0's merges (4096 B, 0.125); the cold curve, whose group holds the strip's
+# first reader, gives 1.0 of it at 32 ns and none at 4 us (0.125).
+steps_csv = ["# l2_requested_bytes 32768 l2_coalesced_bytes 4096",
+             "cta,sm,start_ns,end_ns,s0,s1", "0,0,0,9984,0,1024", "1,1,0,9984,32,4992"]
+with tempfile.TemporaryDirectory() as d:
+    trace = os.path.join(d, "blocktiling_2d-128x256x16-r0-steps.csv")
+    with open(trace, "w", encoding="ascii") as f:
+        f.write("\n".join(steps_csv) + "\n")
+    log = os.path.join(d, "domains.log")
+    with open(log, "w", encoding="ascii") as f:
+        f.write("domain of SM 0 ... 1: 0 0\n")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cta_steps_table.main(["cta_steps_table.py", d, log])
+    text = out.getvalue()
+    check(rc == 0 and "allow 0.250 merged; measured: requests 0.0 MB, merged 0.125" in text
+          and "64 ns: 0.125" in text and "warm for the rest): 0.125" in text,
+          f"cta_steps_table on two CTAs: {text!r}")
+    # Packed and read back: the same CSV, to the byte.
+    packed = os.path.join(d, "t.steps.xz")
+    check(cta_steps_table.main(["cta_steps_table.py", "--pack", d, packed]) == 0, "steps: pack")
+    back = list(cta_steps_table.unpacked(packed))
+    check(len(back) == 1 and back[0][0] == os.path.basename(trace)
+          and back[0][1].read() == "\n".join(steps_csv) + "\n", f"steps: pack round trip {back}")
+    # Refused in one line, exit code 2: a time off the timer's 32 ns grid, no traces, no domains.
+    with open(trace, "w", encoding="ascii") as f:
+        f.write("\n".join(steps_csv[:-1] + ["1,1,0,9984,33,4992"]) + "\n")
+    script = os.path.join(ROOT, "scripts", "probes", "cta_steps_table.py")
+    for args, what in ((["--pack", d, os.path.join(d, "u.xz")], "32 ns grid"),
+                       ([os.path.join(d, "none"), log], "no such"),
+                       ([d, trace], "no 'domain of SM"),
+                       ([d, log, "naive"], "no <rung>"), ([], "usage")):
+        r = subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
+        check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and what in r.stderr,
+              f"cta_steps_table.py {args}: rc {r.returncode}, {r.stderr!r}")
+    check(not os.path.exists(os.path.join(d, "u.xz")), "steps: a refused pack leaves no file")
+
+# The committed coalescer tables are the script's output on the committed traces (one rung and
+# shape of each here; every trace as the README there says).
+for gpu, domain_log in (("h100", "coalescer-steps/h100-request-coalescer-domains.log"),
+                        ("h200", "h200-request-coalescer.log")):
+    base = os.path.join(ROOT, "docs", "validation")
+    with open(os.path.join(base, "coalescer-steps", gpu + "-table.txt"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    # Each trace's block: its line and the three below it.
+    committed = [line for i, line in enumerate(lines)
+                 if any(lines[j].startswith("warptiling      1024x1024x1024")
+                        for j in range(max(0, i - 3), i + 1))]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        cta_steps_table.main(["cta_steps_table.py",
+                              os.path.join(base, "coalescer-steps", gpu + "-steps.xz"),
+                              os.path.join(base, domain_log), "warptiling-1024x1024x1024"])
+    made = out.getvalue().splitlines()
+    check(committed and made == committed,
+          f"docs/validation/coalescer-steps/{gpu}-table.txt is not the script's output: {made}")
 
 for f in failures:
     print("FAILED:", f)
