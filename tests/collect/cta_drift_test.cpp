@@ -35,28 +35,17 @@
 #include "collect/cuda_handles.hpp"
 #include "core/shape.hpp"
 #include "cta_drift_kernels.hpp"
+#include "deciles.hpp"
 #include "rung.hpp"
 #include "traced_pair.hpp"
 
 using namespace tgemm;
 
 using tgemm::test::CapacityEdge;
+using tgemm::test::deciles;
 using tgemm::test::traced_pair;
 
 namespace {
-
-// Deciles 1 … 9 of `v` (sorted here), "-" where empty.
-std::string deciles(std::vector<double> v) {
-    if (v.empty()) return "-";
-    std::sort(v.begin(), v.end());
-    std::string s;
-    for (int d = 1; d <= 9; ++d) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "%s%.2f", d > 1 ? " " : "", v[v.size() * d / 10]);
-        s += buf;
-    }
-    return s;
-}
 
 struct drift_summary {
     std::vector<double> offset_all, offset_first_quarter, offset_last_quarter;

@@ -32,6 +32,7 @@
 #include "collect/metric_table.hpp"
 #include "core/shape.hpp"
 #include "cta_drift_kernels.hpp"
+#include "deciles.hpp"
 #include "env_list.hpp"
 #include "rung.hpp"
 #include "traced_pair.hpp"
@@ -39,6 +40,7 @@
 using namespace tgemm;
 
 using tgemm::test::CapacityEdge;
+using tgemm::test::deciles;
 using tgemm::test::traced_pair;
 
 namespace {
@@ -46,19 +48,6 @@ namespace {
 // The coalescer's merges (collect/metric_table.cpp, l2_coalesced_bytes).
 constexpr const char* coalesced_metric =
     "lrc__request_sectors_op_read_coalescing_achieved_type_hardware";
-
-// Deciles 1 ... 9 of `v` (sorted here), "-" where empty.
-std::string deciles(std::vector<double> v) {
-    if (v.empty()) return "-";
-    std::sort(v.begin(), v.end());
-    std::string s;
-    for (int d = 1; d <= 9; ++d) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "%s%.2f", d > 1 ? " " : "", v[v.size() * d / 10]);
-        s += buf;
-    }
-    return s;
-}
 
 // A first line with what the coalescer took and merged in this launch (# key value ...), then
 // one line per CTA in launch order: SM, start, end, then the time of each step, all in ns from
