@@ -14,6 +14,12 @@ sector of its A and B tiles a step; rows and columns past the matrix's edge are 
 
 usage: cta_steps_table.py <traces.tgz|folder|pack.steps.xz> <request-coalescer.log> [rung-shape ...]
        cta_steps_table.py --pack <folder|traces.tgz> <out.steps.xz>
+       cta_steps_table.py --sharing <traces> [rung-shape ...]
+
+--sharing prints, per trace, how long a step takes (median, us) for a CTA that shares its SM only
+with CTAs that started after it (the older), only with CTAs that started before it (the younger),
+and with none (alone): how the SM divides itself between the CTAs it holds
+(docs/models/dram-waves.md, "The schedule seen directly").
 
 --pack writes the traces into one xz file, each time in units of %globaltimer's 32 ns step and each
 step as its difference to the step before (lossless; it refuses times off the 32 ns grid): the
@@ -227,12 +233,53 @@ def analyse(name, f, dom):
           f"reader, warm for the rest): {by_curves/total:.3f}")
 
 
+def sharing(name, f):
+    """The median step of the older, the younger and a lone CTA on an SM, in ns, with counts."""
+    lines = [line for line in f.read().splitlines() if not line.startswith("#")]
+    rows = [[int(x) for x in r] for r in csv.reader(lines[1:])]
+    on_sm = {}
+    for r in rows:
+        on_sm.setdefault(r[1], []).append(r)
+    kinds = {"older": [], "younger": [], "alone": []}
+    for ctas in on_sm.values():
+        for c in ctas:
+            others = [o for o in ctas if o is not c]
+            steps = c[4:]
+            for a, b in zip(steps, steps[1:]):
+                with_it = [o for o in others if o[2] < b and o[3] > a]
+                if not with_it:
+                    kinds["alone"].append(b - a)
+                elif all(o[2] > c[2] for o in with_it):
+                    kinds["older"].append(b - a)
+                elif all(o[2] < c[2] for o in with_it):
+                    kinds["younger"].append(b - a)
+    def med(v):
+        v = sorted(v)
+        return (v[len(v) // 2], len(v)) if v else (None, 0)
+    return {k: med(v) for k, v in kinds.items()}
+
+
 def main(argv):
     try:
         if len(argv) == 4 and argv[1] == "--pack":
             if not os.path.exists(argv[2]):
                 raise Refused(f"{argv[2]}: no such file or directory")
             pack(argv[2], argv[3])
+            return 0
+        if len(argv) >= 3 and argv[1] == "--sharing":
+            if not os.path.exists(argv[2]):
+                raise Refused(f"{argv[2]}: no such file or directory")
+            only, seen = set(argv[3:]), 0
+            for name, f in traces(argv[2]):
+                if only and not any(name.startswith(o + "-") for o in only):
+                    continue
+                got = sharing(name, f)
+                cells = [f"{k} {v[0] / 1e3:.2f} us ({v[1]} steps)" if v[0] is not None
+                         else f"{k} -" for k, v in got.items()]
+                print(f"{name.replace('-steps.csv', ''):<40} step: " + ", ".join(cells))
+                seen += 1
+            if not seen:
+                raise Refused(f"{argv[2]}: no <rung>-<shape>-steps.csv traces")
             return 0
         if len(argv) < 3 or argv[1].startswith("--"):
             print("usage: cta_steps_table.py TRACES DOMAINS_LOG [RUNG-SHAPE ...] | --pack TRACES OUT.xz",

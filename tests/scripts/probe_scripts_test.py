@@ -325,6 +325,15 @@ with tempfile.TemporaryDirectory() as d:
               f"cta_steps_table.py {args}: rc {r.returncode}, {r.stderr!r}")
     check(not os.path.exists(os.path.join(d, "u.xz")), "steps: a refused pack leaves no file")
 
+# --sharing: on SM 0 CTA 0 (from 0) and CTA 1 (from 1000 ns); on SM 1 CTA 2 alone. CTA 0's steps
+# while CTA 1 runs are the older's (100 ns), CTA 1's the younger's (300 ns); CTA 0's first step,
+# before CTA 1 starts (950 ns), and CTA 2's three are alone's (median 50 ns, four steps).
+sharing_csv = ["cta,sm,start_ns,end_ns,s0,s1,s2,s3", "0,0,0,2000,0,950,1050,1150",
+               "1,0,1000,3000,1000,1300,1600,1900", "2,1,0,500,0,50,100,150"]
+got = cta_steps_table.sharing("x-steps.csv", io.StringIO("\n".join(sharing_csv) + "\n"))
+check(got == {"older": (100, 2), "younger": (300, 3), "alone": (50, 4)},
+      f"cta_steps_table --sharing: {got}")
+
 # The committed coalescer tables are the script's output on the committed traces (one rung and
 # shape of each here; every trace as the README there says).
 for gpu, domain_log in (("h100", "coalescer-steps/h100-request-coalescer-domains.log"),
