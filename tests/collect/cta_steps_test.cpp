@@ -25,10 +25,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capacity_edge_fixture.hpp"
+#include "collect/counter_session.hpp"
 #include "collect/metric_table.hpp"
 #include "core/shape.hpp"
 #include "cta_drift_kernels.hpp"
@@ -72,6 +75,107 @@ void write_steps(const std::string& path, const std::vector<probe::cta_span>& sp
     }
 }
 
+// The launches the profiler makes of a rung without tensor cores (one per metric group, in its
+// order; collect/counter_session.cpp skips the tensor family's groups), and which of them counts
+// the coalescer's merges. Nothing when no group counts them.
+std::optional<std::pair<std::size_t, std::size_t>> launches_and_merge_launch(
+    const counter_session& counters) {
+    std::size_t launches = 0;
+    std::optional<std::size_t> merge_launch;
+    for (const auto& group : counters.groups()) {
+        const auto traits =
+            std::find_if(metric_table().begin(), metric_table().end(),
+                         [&](const metric_traits& t) { return t.metric == group.front(); });
+        if (traits != metric_table().end() && traits->family == metric_family::tensor) continue;
+        for (const auto& metric : group)
+            if (metric.rfind(coalesced_metric, 0) == 0) merge_launch = launches;
+        ++launches;
+    }
+    if (!merge_launch) return std::nullopt;
+    return std::pair{launches, *merge_launch};
+}
+
+// For the CTAs of each row of tiles (one strip of A, `row_ctas` CTAs) that started in the launch's
+// first microsecond: how far apart the first and last reach each step (us).
+std::vector<double> row_spreads(const std::vector<probe::cta_span>& spans,
+                                const std::vector<unsigned long long>& times, int steps,
+                                std::size_t row_ctas) {
+    unsigned long long t0 = ~0ull;
+    for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
+    std::map<std::size_t, std::vector<std::size_t>> rows;
+    for (std::size_t b = 0; b < spans.size(); ++b)
+        if (spans[b].start_ns - t0 < 1000) rows[b / row_ctas].push_back(b);
+    std::vector<double> apart;
+    for (const auto& [row, members] : rows) {
+        if (members.size() < 2) continue;
+        for (int i = 0; i < steps; ++i) {
+            unsigned long long lo = ~0ull, hi = 0;
+            for (const std::size_t b : members) {
+                lo = std::min(lo, times[b * std::size_t(steps) + i]);
+                hi = std::max(hi, times[b * std::size_t(steps) + i]);
+            }
+            apart.push_back(double(hi - lo) / 1e3);
+        }
+    }
+    return apart;
+}
+
+// The stepped kernel's launch that counted the coalescer's merges: its trace and the counts.
+struct stepped_launch {
+    std::vector<unsigned long long> times;
+    std::vector<probe::cta_span> spans;
+    counter_values count;
+};
+
+// The stepped kernel, counted: the profiler launches it once per metric group, and the trace kept
+// is that of the launch that counted the coalescer, fetched in the next launch's preparation
+// (outside the counted range) or after the last. Nothing (and a failure) where no group counts
+// the merges or a group was replayed.
+std::optional<stepped_launch> counted_stepped_launch(const traced_pair& pair,
+                                                     counter_session& counters) {
+    const auto order = launches_and_merge_launch(counters);
+    if (!order) {
+        ADD_FAILURE() << "no group counts " << coalesced_metric;
+        return std::nullopt;
+    }
+    std::vector<stepped_launch> seen;
+    const auto fetch = [&] {
+        seen.emplace_back();
+        seen.back().spans = pair.fetch_steps(seen.back().times);
+    };
+    bool launched = false;
+    const auto count = counters.collect(
+        [&] {
+            if (launched) fetch();
+            pair.prepare();
+        },
+        [&] {
+            pair.launch_stepped();
+            launched = true;
+        });
+    fetch();
+    if (seen.size() != order->first) {
+        ADD_FAILURE() << seen.size() << " launches where " << order->first
+                      << " groups were counted: a group was replayed";
+        return std::nullopt;
+    }
+    auto out = std::move(seen[order->second]);
+    out.count = count;
+    return out;
+}
+
+// Every step of every CTA (us).
+std::vector<double> step_times_us(const std::vector<unsigned long long>& times, std::size_t ctas,
+                                  int steps) {
+    std::vector<double> out;
+    for (std::size_t b = 0; b < ctas; ++b)
+        for (int i = 1; i < steps; ++i)
+            out.push_back(
+                double(times[b * std::size_t(steps) + i] - times[b * std::size_t(steps) + i - 1]) /
+                1e3);
+    return out;
+}
+
 }  // namespace
 
 TEST_F(CapacityEdge, CoReadersThroughTheStepsOfK) {
@@ -99,55 +203,16 @@ TEST_F(CapacityEdge, CoReadersThroughTheStepsOfK) {
             const auto prepare = [&] { pair.prepare(); };
             for (int rep = 0; rep < repeats; ++rep) {
                 const auto own_count = counters().collect(prepare, rung);
-                // The stepped kernel, counted: the profiler launches it once per metric group, so
-                // the trace taken is that of the launch that counted the coalescer, fetched in the
-                // next launch's preparation (outside the counted range) or after the last.
-                // The groups a rung without tensor cores is counted in, in the profiler's order
-                // (collect/counter_session.cpp skips the tensor family's), and which of them
-                // counts the coalescer's merges.
-                std::size_t launches = 0, merge_launch = 0;
-                bool found = false;
-                for (const auto& group : counters().groups()) {
-                    const auto traits = std::find_if(
-                        metric_table().begin(), metric_table().end(),
-                        [&](const metric_traits& t) { return t.metric == group.front(); });
-                    if (traits != metric_table().end() && traits->family == metric_family::tensor)
-                        continue;
-                    for (const auto& metric : group)
-                        if (metric.rfind(coalesced_metric, 0) == 0) {
-                            merge_launch = launches;
-                            found = true;
-                        }
-                    ++launches;
-                }
-                ASSERT_TRUE(found) << "no group counts " << coalesced_metric;
-                std::vector<std::vector<unsigned long long>> times_of;
-                std::vector<std::vector<probe::cta_span>> spans_of;
-                const auto fetch = [&] {
-                    times_of.emplace_back();
-                    spans_of.push_back(pair.fetch_steps(times_of.back()));
-                };
-                bool launched = false;
-                const auto stepped_count = counters().collect(
-                    [&] {
-                        if (launched) fetch();
-                        pair.prepare();
-                    },
-                    [&] {
-                        pair.launch_stepped();
-                        launched = true;
-                    });
-                fetch();
-                ASSERT_EQ(times_of.size(), launches) << id << ": a group was replayed";
-                const auto& times = times_of[merge_launch];
-                const auto& spans = spans_of[merge_launch];
+                const auto stepped = counted_stepped_launch(pair, counters());
+                ASSERT_TRUE(stepped) << id;
+                const auto& times = stepped->times;
+                const auto& spans = stepped->spans;
+                const auto& stepped_count = stepped->count;
                 const int steps = pair.steps();
                 if (const char* dir = std::getenv("TGEMM_CTA_TRACE_DIR"))
                     write_steps(std::string(dir) + "/" + id + "-" + item + "-r" +
                                     std::to_string(rep) + "-steps.csv",
                                 spans, times, steps, stepped_count.values);
-                unsigned long long t0 = ~0ull;
-                for (const auto& c : spans) t0 = std::min(t0, c.start_ns);
                 // Every CTA reached every step, in order, within its lifetime.
                 for (std::size_t b = 0; b < spans.size(); ++b) {
                     const unsigned long long* row = &times[b * std::size_t(steps)];
@@ -156,29 +221,9 @@ TEST_F(CapacityEdge, CoReadersThroughTheStepsOfK) {
                         ASSERT_GE(row[i], row[i - 1]) << id << " CTA " << b;
                     EXPECT_LE(row[steps - 1], spans[b].end_ns) << id << " CTA " << b;
                 }
-                // The CTAs of one row of tiles (blockIdx.y: one strip of A) that started in the
-                // first microsecond: how far apart they reach each step.
-                const std::size_t row_ctas = probe::traced_ctas(*traced_id, shape{1, s.n, s.k});
-                std::vector<double> apart, step_us;
-                std::map<std::size_t, std::vector<std::size_t>> rows;
-                for (std::size_t b = 0; b < spans.size(); ++b)
-                    if (spans[b].start_ns - t0 < 1000) rows[b / row_ctas].push_back(b);
-                for (const auto& [row, members] : rows) {
-                    if (members.size() < 2) continue;
-                    for (int i = 0; i < steps; ++i) {
-                        unsigned long long lo = ~0ull, hi = 0;
-                        for (const std::size_t b : members) {
-                            lo = std::min(lo, times[b * std::size_t(steps) + i]);
-                            hi = std::max(hi, times[b * std::size_t(steps) + i]);
-                        }
-                        apart.push_back(double(hi - lo) / 1e3);
-                    }
-                }
-                for (std::size_t b = 0; b < spans.size(); ++b)
-                    for (int i = 1; i < steps; ++i)
-                        step_us.push_back(double(times[b * std::size_t(steps) + i] -
-                                                 times[b * std::size_t(steps) + i - 1]) /
-                                          1e3);
+                const auto apart = row_spreads(spans, times, steps,
+                                               probe::traced_ctas(*traced_id, shape{1, s.n, s.k}));
+                const auto step_us = step_times_us(times, spans.size(), steps);
                 const auto& c0 = own_count.values;
                 const auto& c1 = stepped_count.values;
                 std::printf(
