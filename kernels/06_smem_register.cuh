@@ -2,6 +2,8 @@
 // smem_register's kernel body and the constants its launch shares, as a device function: the rung's
 // kernel is one call of it, and the GPU test that times each CTA (tests/collect/cta_drift_test.cpp)
 // wraps the same body.
+#include "step_hook.cuh"
+
 namespace tgemm::kernels::smem_register {
 
 constexpr int l = 64;        // the seed's L: C tile per CTA is L×L
@@ -19,8 +21,9 @@ constexpr int smem_bytes = (s_depth * sa_pitch + s_depth * l) * 4;
 // (check with ncu's launch__registers_per_thread).
 constexpr int min_ctas_per_sm = 4;
 
+template <class Step = no_step_hook>
 __device__ __forceinline__ void body(int m, int n, int k, float alpha, const float* a,
-                                     const float* b, float beta, float* c) {
+                                     const float* b, float beta, float* c, Step step = {}) {
     __shared__ __align__(16) float sa[s_depth][sa_pitch];  // (k, row of the CTA tile)
     __shared__ __align__(16) float sb[s_depth][l];         // (k, column of the CTA tile)
     const int tid = threadIdx.x;
@@ -40,6 +43,7 @@ __device__ __forceinline__ void body(int m, int n, int k, float alpha, const flo
     float acc[v][v] = {};
     // Every thread runs K rounded up to S; words beyond the edges are staged as zeros.
     for (int k0 = 0; k0 < k; k0 += s_depth) {
+        step(k0);
 #pragma unroll
         for (int p = 0; p < s_depth * l / threads; ++p) {
             const int r = a_r + p * a_rows_per_pass;

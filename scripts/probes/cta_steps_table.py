@@ -36,6 +36,7 @@ import tarfile
 # The rungs' tiles: (rows of A a CTA stages, columns of B, depth of a step).
 TILES = {
     "smem_tiling": (32, 32, 32),
+    "smem_register": (64, 64, 8),
     "blocktiling_1d": (64, 64, 8),
     "blocktiling_2d": (128, 128, 8),
     "vectorized": (128, 128, 8),

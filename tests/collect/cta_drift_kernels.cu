@@ -71,7 +71,7 @@ struct outer_product_rung
 };
 struct smem_register_rung
     : tile_launch<sr::threads, sr::min_ctas_per_sm, sr::l, sr::l, sr::threads> {
-    TGEMM_TRACED_BODY(sr::body)
+    TGEMM_STEPPED_BODY(sr::body, sr::s_depth)
 };
 struct blocktiling_1d_rung
     : tile_launch<b1::threads, b1::min_ctas_per_sm, b1::bm, b1::bn, b1::threads> {

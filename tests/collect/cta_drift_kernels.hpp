@@ -47,8 +47,8 @@ enum class traced_rung {
 void launch_traced(traced_rung r, const gemm_args& g, cta_span* out, cudaStream_t s,
                    int extra_smem = 0);
 // Steps of K a CTA of the rung takes at `s` (K over the depth it stages, rounded up); 0 for a
-// rung whose body takes no step hook (kernels/step_hook.cuh: smem_tiling, blocktiling_1d,
-// blocktiling_2d, vectorized and warptiling take one).
+// rung whose body takes no step hook (kernels/step_hook.cuh: smem_tiling, smem_register,
+// blocktiling_1d, blocktiling_2d, vectorized and warptiling take one).
 [[nodiscard]] int traced_steps(traced_rung r, const shape& s);
 // CTAs per SM and registers per thread of the stepped kernel (0 without steps).
 [[nodiscard]] int stepped_ctas_per_sm(traced_rung r);

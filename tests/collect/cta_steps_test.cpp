@@ -183,7 +183,8 @@ TEST_F(CapacityEdge, CoReadersThroughTheStepsOfK) {
     if (list.empty()) GTEST_SKIP() << "TGEMM_CTA_STEPS names no shapes";
     auto ids = test::env_list("TGEMM_CTA_STEPS_RUNGS");
     if (ids.empty())
-        ids = {"smem_tiling", "blocktiling_1d", "blocktiling_2d", "vectorized", "warptiling"};
+        ids = {"smem_tiling",    "smem_register", "blocktiling_1d",
+               "blocktiling_2d", "vectorized",    "warptiling"};
     const auto repeat = test::env_list("TGEMM_CTA_STEPS_REPEAT");
     const int repeats = repeat.empty() ? 1 : std::stoi(repeat.front());
     const auto scratch = flush_scratch();
