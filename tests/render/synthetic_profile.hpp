@@ -167,7 +167,8 @@ inline profile readable_synthetic_profile() {
 
 // ---- tensor rows --------------------------------------------------------------------------
 // The BF16 tensor ladder and its cuBLAS references (BF16, and FP16 with FP32 output) as the H100
-// measured them at 2048³ (/work/.device/12/t.json, rounded to whole counts), scaled to n³: traffic
+// measured them at 2048³ (a development run of the tool, not kept in the repository; rounded to
+// whole counts), scaled to n³: traffic
 // inside the GEMM by (n/2048)³, DRAM and the epilogue's FP32 work by (n/2048)². The refined model
 // predicts each counter exactly, so only the crafted gaps of a test show.
 
