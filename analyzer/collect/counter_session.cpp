@@ -87,6 +87,11 @@ struct metric_group {
     std::size_t passes = 0;
 };
 
+// Whether a job (with tensor metrics or not) is counted in group g.
+bool counts_job(const metric_group& g, bool tensor) {
+    return g.family != metric_family::tensor || tensor;
+}
+
 metric_group configure(const std::string& chip, const std::vector<std::uint8_t>& availability,
                        const std::vector<std::string>& metrics) {
     metric_group g;
@@ -289,6 +294,12 @@ const std::string& counter_session::chip() const {
 }
 const std::vector<std::vector<std::string>>& counter_session::groups() const {
     return m_impl->group_names;
+}
+std::vector<std::vector<std::string>> counter_session::groups_counted(bool tensor) const {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& g : m_impl->groups)
+        if (counts_job(g, tensor)) out.push_back(g.metrics);
+    return out;
 }
 
 namespace {
@@ -540,7 +551,7 @@ std::vector<counter_values> counter_session::collect(const std::vector<counter_j
     for (auto& g : m.groups) {
         std::vector<std::size_t> members;
         for (std::size_t i = 0; i < jobs.size(); ++i)
-            if (g.family != metric_family::tensor || jobs[i].tensor) members.push_back(i);
+            if (counts_job(g, jobs[i].tensor)) members.push_back(i);
         if (members.empty()) continue;
         ++m.times.groups;
         // One Range Profiler per group: one enabled for a session's groups in turn returned

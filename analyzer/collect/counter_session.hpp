@@ -69,6 +69,9 @@ class counter_session {
                                          const std::function<void()>& launch, bool tensor = false);
     [[nodiscard]] const std::string& chip() const;
     [[nodiscard]] const std::vector<std::vector<std::string>>& groups() const;
+    // The groups a job is counted in, in the order collect() launches it for them (one launch
+    // each in a user range): every group but the tensor family's unless `tensor`.
+    [[nodiscard]] std::vector<std::vector<std::string>> groups_counted(bool tensor) const;
 
   private:
     struct impl;

@@ -32,7 +32,6 @@
 
 #include "capacity_edge_fixture.hpp"
 #include "collect/counter_session.hpp"
-#include "collect/metric_table.hpp"
 #include "core/shape.hpp"
 #include "cta_drift_kernels.hpp"
 #include "deciles.hpp"
@@ -75,24 +74,15 @@ void write_steps(const std::string& path, const std::vector<probe::cta_span>& sp
     }
 }
 
-// The launches the profiler makes of a rung without tensor cores (one per metric group, in its
-// order; collect/counter_session.cpp skips the tensor family's groups), and which of them counts
-// the coalescer's merges. Nothing when no group counts them.
+// The launches the profiler makes of a rung without tensor cores (one per group it is counted in,
+// in order), and which of them counts the coalescer's merges. Nothing when no group counts them.
 std::optional<std::pair<std::size_t, std::size_t>> launches_and_merge_launch(
     const counter_session& counters) {
-    std::size_t launches = 0;
-    std::optional<std::size_t> merge_launch;
-    for (const auto& group : counters.groups()) {
-        const auto traits =
-            std::find_if(metric_table().begin(), metric_table().end(),
-                         [&](const metric_traits& t) { return t.metric == group.front(); });
-        if (traits != metric_table().end() && traits->family == metric_family::tensor) continue;
-        for (const auto& metric : group)
-            if (metric.rfind(coalesced_metric, 0) == 0) merge_launch = launches;
-        ++launches;
-    }
-    if (!merge_launch) return std::nullopt;
-    return std::pair{launches, *merge_launch};
+    const auto groups = counters.groups_counted(false);
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        for (const auto& metric : groups[g])
+            if (metric.rfind(coalesced_metric, 0) == 0) return std::pair{groups.size(), g};
+    return std::nullopt;
 }
 
 // For the CTAs of each row of tiles (one strip of A, `row_ctas` CTAs) that started in the launch's
