@@ -56,24 +56,28 @@ def schedule(spread):
     return "drifting" if spread >= 0.45 else "partly"
 
 
-def traces(path):
-    """(rung, shape, spans) of every CSV under `path`."""
-    found = []
+def csv_files(path, suffix=".csv"):
+    """(file name, open text file) of every CSV ending in `suffix` in a folder or a .tar.gz/.tgz,
+    by name (also cta_steps_table.py's reader)."""
     if path.endswith(".tar.gz") or path.endswith(".tgz"):
         with tarfile.open(path) as tar:
-            for member in tar.getmembers():
-                if member.isfile() and member.name.endswith(".csv"):
-                    text = io.TextIOWrapper(tar.extractfile(member), encoding="ascii")
-                    found.append((os.path.basename(member.name), spans_of(text)))
+            members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith(suffix)]
+            for member in sorted(members, key=lambda m: os.path.basename(m.name)):
+                yield (os.path.basename(member.name),
+                       io.TextIOWrapper(tar.extractfile(member), encoding="ascii"))
     else:
-        for name in os.listdir(path):
-            if name.endswith(".csv"):
+        for name in sorted(os.listdir(path)):
+            if name.endswith(suffix):
                 with open(os.path.join(path, name), encoding="ascii") as f:
-                    found.append((name, spans_of(f)))
+                    yield name, f
+
+
+def traces(path):
+    """(rung, shape, spans) of every CSV under `path`."""
     out = []
-    for name, spans in found:
+    for name, f in csv_files(path):
         rung, shape = name[:-4].rsplit("-", 1)
-        out.append((rung, shape, spans))
+        out.append((rung, shape, spans_of(f)))
     return out
 
 

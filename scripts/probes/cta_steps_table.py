@@ -31,7 +31,9 @@ import lzma
 import os
 import re
 import sys
-import tarfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cta_drift_table  # noqa: E402  (its CSV reader)
 
 # The rungs' tiles: (rows of A a CTA stages, columns of B, depth of a step).
 TILES = {
@@ -149,15 +151,9 @@ def traces(path):
     if path.endswith(".xz"):
         yield from unpacked(path)
         return
-    if os.path.isdir(path):
-        for name in sorted(os.listdir(path)):
-            if name.endswith("-steps.csv"):
-                yield name, open(os.path.join(path, name))
-        return
-    with tarfile.open(path) as t:
-        for m in sorted(t.getmembers(), key=lambda m: m.name):
-            if m.name.endswith("-steps.csv"):
-                yield os.path.basename(m.name), io.TextIOWrapper(t.extractfile(m))
+    if not (os.path.isdir(path) or path.endswith((".tar.gz", ".tgz"))):
+        raise Refused(f"{path}: not a folder, .tar.gz, .tgz or .xz of traces")
+    yield from cta_drift_table.csv_files(path, "-steps.csv")
 
 
 def merged_within(times, w):

@@ -319,7 +319,8 @@ with tempfile.TemporaryDirectory() as d:
     for args, what in ((["--pack", d, os.path.join(d, "u.xz")], "32 ns grid"),
                        ([os.path.join(d, "none"), log], "no such"),
                        ([d, trace], "no 'domain of SM"),
-                       ([d, log, "naive"], "no <rung>"), ([], "usage")):
+                       ([d, log, "naive"], "no <rung>"), ([log, log], "not a folder"),
+                       ([], "usage")):
         r = subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
         check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and what in r.stderr,
               f"cta_steps_table.py {args}: rc {r.returncode}, {r.stderr!r}")
