@@ -29,8 +29,10 @@ constexpr std::array<retention_point, 9> h100_dirty{{{0.54, 0.0},
 // docs/validation/h100-l2-sweep.log and h200-l2-sweep.log (2026-11-27T20:32Z–20:45Z), the rows
 // with rotate 37, wait 0 and stores 0.02: the share of the set read from DRAM a pass, at the set
 // over half the L2. Below the first point the logs show 0.000; past the last, its value (one reader
-// loses 0.997 and 0.999 at 3.0; two readers only 0.861 and 0.937 there, not understood, and
-// 0.96-0.98 from 1.6 on with 0.05 of the half or more stored a pass, h200-l2-sweep-stores.log).
+// loses 0.997 and 0.999 at 3.0; two readers only 0.861 and 0.937 there, not understood; one H200
+// run with 0.05 of the half or more stored a pass lost 0.96-0.98 from 1.6 on,
+// h200-l2-sweep-stores.log, which two other H200 boards did not repeat: docs/models/dram-waves.md,
+// "Read, then written").
 constexpr std::array<retention_point, 12> h100_swept_one{{{0.7, 0.0},
                                                           {0.8, 0.002},
                                                           {0.9, 0.008},
