@@ -1,0 +1,127 @@
+// The L2 traffic model (docs/models/l2.md: writes, fabric, read requests and the totals) at the
+// out-of-sample shapes of the DRAM studies, which until 2026-11-28 only their DRAM rows were
+// asserted on: the readers, walks, sweep and drifting shapes (docs/validation/<gpu>-<set>.json,
+// measured by the tool on the H100 and the H200 on 2026-11-27, every row verified; commands in
+// docs/reproduce.md). Each counter within the L2 tolerance (10 %, or 1 MB) of the model or its
+// band, as on the shipped profiles; the fabric and the totals carry the DRAM read model's own
+// miss (what the reads lie outside their allowance, asserted by the DRAM tests of these shapes),
+// as on the new shapes. The rows outside are named, so that a change that brings one in, or
+// sends another out, shows.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "dram_expectations.hpp"
+#include "l2_expectations.hpp"
+#include "model/levels.hpp"
+#include "profile/profile_file.hpp"
+#include "rung.hpp"
+
+using namespace tgemm;
+
+namespace {
+
+// The rows outside, as measured on 2026-11-27 (the value's multiple in the comments):
+// - naive's read requests at four of the widest grids, 0.81-0.90 of the value on both GPUs: its CTAs
+//   sharing an SM read one strip of A, and L1 serves the later one's reads, which the model (each
+//   CTA misses each sector once) leaves out;
+// - the fabric of naive and smem_tiling at wide grids whose strips of B one or two CTAs of a wave
+//   read, 1.12-1.86 of the value, beyond what their DRAM reads carry: lines fetched from the
+//   other partition again while their home still holds them (docs/models/l2.md, "What it
+//   shows", point 3), which the fabric model counts once per DRAM read; blocktiling_1d's at
+//   3072×4608×1024 on the H100 (1.22), whose DRAM reads are a named miss;
+// - the fabric under the value with no band: thread_tiling at 2560×1024×3072 and 2304×1536×2048
+//   (0.77-0.88), vectorized and warptiling at 512×8192×2048 (0.80-0.81).
+const std::set<std::string> known_misses = {
+    "h100 naive at 768×8448×1024 l2_requested_bytes",         // 0.84 of the value
+    "h100 naive at 1536×5120×1280 l2_fabric_bytes",           // 1.13 of the value
+    "h100 smem_tiling at 1536×5120×1280 l2_fabric_bytes",     // 1.86 of the value
+    "h100 blocktiling_1d at 3072×4608×1024 l2_fabric_bytes",  // 1.22 of the value
+    "h100 vectorized at 512×8192×2048 l2_fabric_bytes",       // 0.80 of the value
+    "h100 naive at 2048×6144×2048 l2_requested_bytes",        // 0.89 of the value
+    "h100 naive at 1280×7168×1152 l2_requested_bytes",        // 0.90 of the value
+    "h100 naive at 960×9728×896 l2_requested_bytes",          // 0.81 of the value
+    "h100 thread_tiling at 2560×1024×3072 l2_fabric_bytes",   // 0.80 of the value
+    "h200 naive at 768×8448×1024 l2_fabric_bytes",            // 1.28 of the value
+    "h200 naive at 768×8448×1024 l2_requested_bytes",         // 0.85 of the value
+    "h200 smem_tiling at 768×8448×1024 l2_fabric_bytes",      // 1.22 of the value
+    "h200 naive at 2048×4224×1536 l2_fabric_bytes",           // 1.14 of the value
+    "h200 smem_tiling at 2048×4224×1536 l2_fabric_bytes",     // 1.12 of the value
+    "h200 naive at 1536×5120×1280 l2_fabric_bytes",           // 1.15 of the value
+    "h200 smem_tiling at 1536×5120×1280 l2_fabric_bytes",     // 1.29 of the value
+    "h200 warptiling at 512×8192×2048 l2_fabric_bytes",       // 0.81 of the value
+    "h200 naive at 2048×6144×2048 l2_requested_bytes",        // 0.89 of the value
+    "h200 naive at 1152×4608×1536 l2_fabric_bytes",           // 1.20 of the value
+    "h200 smem_tiling at 1152×4608×1536 l2_fabric_bytes",     // 1.41 of the value
+    "h200 naive at 1280×7168×1152 l2_fabric_bytes",           // 1.27 of the value
+    "h200 smem_tiling at 1280×7168×1152 l2_fabric_bytes",     // 1.53 of the value
+    "h200 naive at 960×9728×896 l2_requested_bytes",          // 0.81 of the value
+    "h200 naive at 1664×5632×1408 l2_fabric_bytes",           // 1.21 of the value
+    "h200 smem_tiling at 1664×5632×1408 l2_fabric_bytes",     // 1.85 of the value
+    "h200 naive at 3072×3840×1920 l2_fabric_bytes",           // 1.34 of the value
+    "h200 smem_tiling at 3072×3840×1920 l2_fabric_bytes",     // 1.20 of the value
+    "h200 thread_tiling at 2304×1536×2048 l2_fabric_bytes",   // 0.88 of the value
+    "h200 thread_tiling at 2560×1024×3072 l2_fabric_bytes",   // 0.77 of the value
+};
+
+struct counts {
+    int compared = 0;
+    int missed = 0;
+};
+
+// Every L2 counter of every row of `<gpu>-<set>.json` but cuBLAS's (only its compulsory traffic
+// is modelled).
+counts check_set(const std::string& gpu, const std::string& set) {
+    const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu + "-" +
+                                set + ".json");
+    const auto mc = model_context_for(p.gpu);
+    counts n;
+    for (const auto& m : p.measurements) {
+        if (m.skipped || m.kernel.starts_with("cublas")) continue;
+        const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+        const auto where = gpu + " " + m.kernel + " at " + to_string(m.size);
+        const double reads = m.counters.at(std::string(keys::dram_read_bytes));
+        const auto allowed = test::dram_reads_allowed(pred);
+        const double dram_miss =
+            std::max(0.0, reads - allowed.high) + std::max(0.0, allowed.low - reads);
+        for (const auto key : {keys::l2_write_bytes, keys::l2_fabric_bytes,
+                               keys::l2_requested_bytes, keys::l2_read_bytes, keys::l2_bytes}) {
+            const auto it = m.counters.find(std::string(key));
+            if (it == m.counters.end() || !pred.get(key)) continue;
+            const bool carries =
+                key == keys::l2_fabric_bytes || key == keys::l2_read_bytes || key == keys::l2_bytes;
+            const auto in =
+                test::within_l2_model(pred, it->second, key, carries ? dram_miss : 0, where);
+            const std::string name = where + " " + std::string(key);
+            const bool named = known_misses.contains(name);
+            EXPECT_EQ(bool(in), !named)
+                << (named ? name + ": a named miss, now inside" : "") << in.message();
+            ++n.compared;
+            n.missed += named;
+        }
+    }
+    return n;
+}
+
+}  // namespace
+
+class L2OutOfSample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
+    int compared = 0, missed = 0;
+    for (const auto* set : {"readers-shapes", "walks-shapes", "sweep-shapes", "drifting-shapes"}) {
+        const auto n = check_set(GetParam(), set);
+        compared += n.compared;
+        missed += n.missed;
+    }
+    // 76 rows of ten FP32 rungs, five counters each (the writes and fabric of every row; the
+    // requests and totals where the rung models them).
+    EXPECT_EQ(compared, 760);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 9 : 20);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),
+                         [](const auto& info) { return info.param; });
