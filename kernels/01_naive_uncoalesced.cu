@@ -73,7 +73,7 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     // of C, once (kernels/l2_requests.hpp); the transposed thread order changes the requests, not
     // which sectors a CTA touches.
     kernels::set_l2_requests(r, s, 4, block, block, resident_ctas_per_sm(mc.limits, info.cta()),
-                             mc.sm_count);
+                             mc.sm_count, kernels::sm_sharing::not_in_step);
     r.notes.push_back(
         "L1: A is 32 sectors per warp request (rows are K·4 B apart), B one "
         "broadcast sector: 33·32 B per warp per k");

@@ -60,7 +60,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     kernels::set_wave_dram_writes(r, d);
-    ::tgemm::kernels::set_l2_requests(r, s, 4, block, block, per_sm, mc.sm_count);
+    ::tgemm::kernels::set_l2_requests(r, s, 4, block, block, per_sm, mc.sm_count,
+                                      ::tgemm::kernels::sm_sharing::in_step);
     r.notes.push_back(
         "L1: per warp per k, A is one broadcast sector and B the 4 sectors of a "
         "128-byte line: N³/32 · 160 B for a cube");

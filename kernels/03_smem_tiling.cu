@@ -74,7 +74,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     kernels::set_wave_dram_writes(r, d);
-    ::tgemm::kernels::set_l2_requests(r, s, 4, tile, tile, per_sm, mc.sm_count);
+    ::tgemm::kernels::set_l2_requests(r, s, 4, tile, tile, per_sm, mc.sm_count,
+                                      ::tgemm::kernels::sm_sharing::not_in_step);
     r.notes.push_back("L1: per warp per K step, 4 sectors of A and 4 of B: MNK/4 bytes");
     r.notes.push_back("shared: 16 LDS.64 of A (broadcast) + 32 LDS.32 of B per warp per step");
     r.notes.push_back("DRAM: " +

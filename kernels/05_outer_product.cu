@@ -80,7 +80,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     r.dram_read_bytes = d.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, d, mc.l2_bytes);
     kernels::set_wave_dram_writes(r, d);
-    ::tgemm::kernels::set_l2_requests(r, s, 4, bm, bn, per_sm, mc.sm_count);
+    ::tgemm::kernels::set_l2_requests(r, s, 4, bm, bn, per_sm, mc.sm_count,
+                                      ::tgemm::kernels::sm_sharing::not_in_step);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K FFMAs (zeros beyond the "

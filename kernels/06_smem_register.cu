@@ -98,7 +98,8 @@ rung_model model_fn(const shape& s, const model_context& mc) {
     const auto d = rt::estimate_drifting_dram(s, l, l, per_sm, mc);
     r.dram_read_bytes = d.read_bytes();
     kernels::set_wave_dram_writes(r, d);
-    ::tgemm::kernels::set_l2_requests(r, s, 4, l, l, per_sm, mc.sm_count);
+    ::tgemm::kernels::set_l2_requests(r, s, 4, l, l, per_sm, mc.sm_count,
+                                      ::tgemm::kernels::sm_sharing::not_in_step);
 
     r.notes.push_back(
         "FLOPs: every thread of the padded grid runs V²·K rounded up to S = 8 "

@@ -1,8 +1,12 @@
 #include "l2_requests.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+
+#include "model/rung_model.hpp"
 
 namespace tgemm::kernels {
 namespace {
@@ -32,6 +36,34 @@ double b_strip_sectors(const shape& s, std::int64_t e, std::int64_t bm, std::int
     return total;
 }
 
+// The sectors of each strip of A (rows i·bm …, K elements each) and of B (columns j·bn … of
+// all K rows).
+struct strip_sizes {
+    std::vector<double> a, b;
+};
+strip_sizes strip_sizes_of(const shape& s, std::int64_t e, std::int64_t bm, std::int64_t bn) {
+    const std::int64_t gm = (s.m + bm - 1) / bm;
+    const std::int64_t gn = (s.n + bn - 1) / bn;
+    strip_sizes z;
+    for (std::int64_t i = 0; i < gm; ++i)
+        z.a.push_back(double(
+            segment_sectors(i * bm * s.k * e, s.k * e, std::min(bm, s.m - i * bm), s.k * e)));
+    for (std::int64_t j = 0; j < gn; ++j)
+        z.b.push_back(
+            double(segment_sectors(j * bn * e, s.n * e, s.k, std::min(bn, s.n - j * bn) * e)));
+    return z;
+}
+
+// The chance that none of `draws` CTAs drawn without replacement from `pool` is one of `n`.
+double none_drawn(std::int64_t pool, std::int64_t n, std::int64_t draws) {
+    double p = 1;
+    for (std::int64_t i = 0; i < draws; ++i) {
+        if (pool - n - i <= 0) return 0;
+        p *= double(pool - n - i) / double(pool - i);
+    }
+    return p;
+}
+
 }  // namespace
 
 double strip_sectors(const shape& s, int element_bytes, std::int64_t bm, std::int64_t bn) {
@@ -53,26 +85,76 @@ double strip_sectors(const shape& s, int element_bytes, std::int64_t bm, std::in
     return total;
 }
 
+double in_step_shared_bytes(const shape& s, int element_bytes, std::int64_t bm, std::int64_t bn,
+                            int ctas_per_sm, int sm_count) {
+    if (ctas_per_sm < 2 || sm_count <= 0) return 0;
+    const std::int64_t gm = (s.m + bm - 1) / bm;
+    const std::int64_t gn = (s.n + bn - 1) / bn;
+    const std::int64_t ctas = gm * gn;
+    const std::int64_t wave = std::int64_t(ctas_per_sm) * sm_count;
+    const auto z = strip_sizes_of(s, element_bytes, bm, bn);
+    double sectors = 0;
+    for (std::int64_t w0 = 0; w0 < ctas; w0 += wave) {
+        const std::int64_t n = std::min(wave, ctas - w0);
+        // A part-filled wave is dealt out one CTA per SM first: `per_sm` on the busiest SMs.
+        const std::int64_t per_sm = (n + sm_count - 1) / sm_count;
+        if (per_sm < 2) continue;
+        const double sms = double(n) / double(per_sm);
+        const auto served = [&](std::int64_t readers) {
+            return std::max(0.0, double(readers) - sms * (1 - none_drawn(n, readers, per_sm)));
+        };
+        // The rows of tiles the wave covers, and how many of its CTAs each column has.
+        for (std::int64_t i = w0 / gn; i <= (w0 + n - 1) / gn; ++i) {
+            const std::int64_t first = std::max(w0, i * gn);
+            const std::int64_t last = std::min(w0 + n, (i + 1) * gn);
+            sectors += served(last - first) * z.a[std::size_t(i)];
+        }
+        for (std::int64_t j = 0; j < gn; ++j) {
+            // CTAs w0 … w0+n−1 whose column is j: those congruent to j mod gn.
+            const std::int64_t from = w0 + ((j - w0 % gn) + gn) % gn;
+            const std::int64_t readers = from < w0 + n ? (w0 + n - 1 - from) / gn + 1 : 0;
+            sectors += served(readers) * z.b[std::size_t(j)];
+        }
+    }
+    return double(sector) * sectors;
+}
+
 void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
-                     std::int64_t bn, int ctas_per_sm, int sm_count) {
+                     std::int64_t bn, int ctas_per_sm, int sm_count, sm_sharing sharing) {
     const double bytes = double(sector) * strip_sectors(s, element_bytes, bm, bn);
     r.l2_requested_bytes = bytes;
     r.notes.push_back(fmt::format(
         "L2 read requests: {:.1f} MB, the sectors of every CTA's strips of A and B and of its "
-        "tile of C, once (L1 misses each sector once per CTA; the CTAs sharing an SM lie far "
-        "apart in launch order); the L2 counts less by what its request coalescer merges, a "
-        "timing effect",
+        "tile of C, once (L1 misses each sector once per CTA, none read from L1 after another "
+        "CTA of the same SM); the L2 counts less by what its request coalescer merges, a timing "
+        "effect",
         bytes / 1e6));
     const std::int64_t gm = (s.m + bm - 1) / bm;
     const std::int64_t gn = (s.n + bn - 1) / bn;
-    if (ctas_per_sm < 2 || sm_count <= 0 || gm < 2 || sm_count % gn != 0) return;
-    const double b = double(sector) * b_strip_sectors(s, element_bytes, bm, bn);
-    const double low = bytes - b * (1 - 1.0 / ctas_per_sm);
-    const std::string why = fmt::format(
-        "the grid is {} tiles wide and {} SMs a multiple of it, so the {} CTAs sharing an SM, "
-        "{} apart in launch order, read one strip of B: L1 serves part of the later ones' reads "
-        "(low end: B missed once per SM, {:.1f} MB less)",
-        gn, sm_count, ctas_per_sm, sm_count, b * (1 - 1.0 / ctas_per_sm) / 1e6);
+    double low = bytes;
+    std::string why;
+    if (ctas_per_sm >= 2 && sm_count > 0 && gm >= 2 && sm_count % gn == 0) {
+        const double b = double(sector) * b_strip_sectors(s, element_bytes, bm, bn);
+        low = bytes - b * (1 - 1.0 / ctas_per_sm);
+        why = fmt::format(
+            "the grid is {} tiles wide and {} SMs a multiple of it, so the {} CTAs sharing an SM, "
+            "{} apart in launch order, read one strip of B: L1 serves part of the later ones' "
+            "reads (low end: B missed once per SM, {:.1f} MB less)",
+            gn, sm_count, ctas_per_sm, sm_count, b * (1 - 1.0 / ctas_per_sm) / 1e6);
+    }
+    if (sharing == sm_sharing::in_step) {
+        const double shared = in_step_shared_bytes(s, element_bytes, bm, bn, ctas_per_sm, sm_count);
+        if (bytes - shared < low) {
+            low = bytes - shared;
+            why = fmt::format(
+                "the {} CTAs sharing an SM keep in step and may be any of a wave's {}, so some "
+                "read one strip of A or B together and L1 serves the later ones' reads (low end: "
+                "each SM's CTAs of one strip miss it once between them when the SMs are dealt "
+                "at random, {:.1f} MB less)",
+                ctas_per_sm, std::int64_t(ctas_per_sm) * sm_count, shared / 1e6);
+        }
+    }
+    if (why.empty() || bytes - low <= model::l2_tolerance * bytes) return;
     r.set_band(keys::l2_requested_bytes, {low, bytes, why});
     r.notes.push_back(fmt::format("L2 request band: between {:.1f} and {:.1f} MB: {}", low / 1e6,
                                   bytes / 1e6, why));

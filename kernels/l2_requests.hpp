@@ -6,12 +6,17 @@
 //
 // A CTA reads each sector of its strips once per K step (through shared memory, or, for the
 // naive rungs, by warps that L1 serves from the first one's miss), so L1 misses each sector
-// once per CTA: a hit needs a second CTA of the same SM reading it at the same time, and the
-// CTAs that share an SM lie far apart in launch order (at least 80 on the H100 in two runs: the
-// GPU test CtaPlacement.CtasSharingAnSmAreFarApartInLaunchOrder). What the L2 then counts is
-// less by what the coalescer merges of requests from several SMs for one sector arriving
-// together (1.3-62 % of them on the H100, docs/validation/h100-l2-read-path.csv): a timing
-// effect, which is why `l2_bytes` and `l2_read_bytes` have no model.
+// once per CTA unless another CTA on the same SM reads the same strip close enough in time for
+// L1 to still hold it. Which CTAs share an SM, and how far apart along K they run, is the
+// schedule's (traced: docs/validation/cta-drift/<gpu>-sm-pairs.txt): where an SM's CTAs keep in
+// step (naive and rungs 08-11; 07 partly), a wave's CTAs take its SMs in an order that pairs
+// CTAs anywhere in the wave (naive at 4096^3: launch-order distances between CTAs sharing an SM,
+// tenth to ninetieth percentile, about 30 to 260 of a wave of 264); where the older CTA runs
+// ahead (rungs 03, 05, 06), they lie about a multiple of the SM count apart and half a lifetime
+// apart along K, as the first wave deals them out. Both give a band below the value
+// (set_l2_requests).
+// What the L2 then counts is less by what the coalescer merges of requests from several SMs for
+// one sector arriving together (kernels/l2_totals.hpp).
 #include <cstdint>
 
 #include "core/shape.hpp"
@@ -26,14 +31,30 @@ namespace tgemm::kernels {
 [[nodiscard]] double strip_sectors(const shape& s, int element_bytes, std::int64_t bm,
                                    std::int64_t bn);
 
-// Sets `r`'s l2_requested_bytes to 32 B × strip_sectors, with a note. The CTAs that share an SM
-// start `sm_count` apart in launch order; where the grid's width divides that, they are in one
-// column of tiles and read one strip of B, and L1 may serve a later one's reads from an earlier
-// one's misses (measured: outer_product at 1536×1536×4096, vectorized and warptiling at
-// 8192×768×2048, 11–16 % under the value). Then a band: between each SM's `ctas_per_sm`
-// residents missing B's strip once between them (low) and each once (high, the value).
+// How the CTAs that share an SM run (docs/models/dram-waves.md, "The schedule seen directly").
+enum class sm_sharing {
+    in_step,      // evenly, along K together: naive and rungs 07-11 (07 partly, traced)
+    not_in_step,  // the older one ahead (rungs 03, 05, 06), or not traced (01)
+};
+
+// The bytes of strips L1 serves in expectation when each SM holds `ctas_per_sm` CTAs drawn at
+// random from a wave of ctas_per_sm × sm_count consecutive CTAs and serves every read of a strip
+// another of them reads too (they keep in step, so it still holds it): of the n CTAs of a wave
+// that read one strip, n − E[the SMs they land on] read it from L1.
+[[nodiscard]] double in_step_shared_bytes(const shape& s, int element_bytes, std::int64_t bm,
+                                          std::int64_t bn, int ctas_per_sm, int sm_count);
+
+// Sets `r`'s l2_requested_bytes to 32 B × strip_sectors, with a note; the value has no CTA read
+// another's strip from L1. Two ways CTAs sharing an SM may read one strip give a band below it,
+// where it lies beyond the L2 tolerance: the CTAs sharing an SM start `sm_count` apart in launch
+// order as the first wave is dealt out, so where the grid's width divides that they are in one
+// column of tiles and read one strip of B (measured: outer_product at 1536×1536×4096, vectorized
+// and warptiling at 8192×768×2048, 11–16 % under the value; low end: each SM's `ctas_per_sm`
+// residents missing B's strip once between them); and where they keep in step
+// (`sm_sharing::in_step`), any CTAs of a wave may share an SM (in_step_shared_bytes; measured:
+// naive at 960×9728×896, 19 % under the value, on both GPUs).
 void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
-                     std::int64_t bn, int ctas_per_sm, int sm_count);
+                     std::int64_t bn, int ctas_per_sm, int sm_count, sm_sharing sharing);
 
 // For a rung whose warps each walk the CTA's strip of B `walks` times, more than L1 holds
 // (thread_tiling: once per row of its V): L1 misses each sector of B between once per CTA (L1

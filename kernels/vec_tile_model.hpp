@@ -85,7 +85,8 @@ struct config {
     r.dram_read_bytes = dram.read_bytes();
     ::tgemm::kernels::add_l2_residency_band(r, dram, mc.l2_bytes);
     ::tgemm::kernels::set_wave_dram_writes(r, dram);
-    ::tgemm::kernels::set_l2_requests(r, s, 4, bm, bn, per_sm, mc.sm_count);
+    ::tgemm::kernels::set_l2_requests(r, s, 4, bm, bn, per_sm, mc.sm_count,
+                                      ::tgemm::kernels::sm_sharing::in_step);
 
     r.notes.push_back(c.flops_note);
     r.notes.push_back(vec ? c.l1_vec_note

@@ -24,8 +24,11 @@ using namespace tgemm;
 
 namespace {
 
-// The rows outside, as measured on 2026-11-27 (the value's multiple in the comments):
-// - naive's read requests at four of the widest grids, 0.81-0.90 of the value on both GPUs: its CTAs
+// The rows outside, as measured on 2026-11-27 (the value's multiple in the comments). Until the
+// request model's band for CTAs in step sharing an SM (kernels/l2_requests.hpp, 2026-11-28) also
+// naive's read requests at four of the widest grids, 0.81-0.90 of the value on both GPUs (7 rows).
+// - naive's read requests at four of the widest grids, 0.81-0.90 of the value on both GPUs: its
+// CTAs
 //   sharing an SM read one strip of A, and L1 serves the later one's reads, which the model (each
 //   CTA misses each sector once) leaves out;
 // - the fabric of naive and smem_tiling at wide grids whose strips of B one or two CTAs of a wave
@@ -36,29 +39,22 @@ namespace {
 // - the fabric under the value with no band: thread_tiling at 2560×1024×3072 and 2304×1536×2048
 //   (0.77-0.88), vectorized and warptiling at 512×8192×2048 (0.80-0.81).
 const std::set<std::string> known_misses = {
-    "h100 naive at 768×8448×1024 l2_requested_bytes",         // 0.84 of the value
     "h100 naive at 1536×5120×1280 l2_fabric_bytes",           // 1.13 of the value
     "h100 smem_tiling at 1536×5120×1280 l2_fabric_bytes",     // 1.86 of the value
     "h100 blocktiling_1d at 3072×4608×1024 l2_fabric_bytes",  // 1.22 of the value
     "h100 vectorized at 512×8192×2048 l2_fabric_bytes",       // 0.80 of the value
-    "h100 naive at 2048×6144×2048 l2_requested_bytes",        // 0.89 of the value
-    "h100 naive at 1280×7168×1152 l2_requested_bytes",        // 0.90 of the value
-    "h100 naive at 960×9728×896 l2_requested_bytes",          // 0.81 of the value
     "h100 thread_tiling at 2560×1024×3072 l2_fabric_bytes",   // 0.80 of the value
     "h200 naive at 768×8448×1024 l2_fabric_bytes",            // 1.28 of the value
-    "h200 naive at 768×8448×1024 l2_requested_bytes",         // 0.85 of the value
     "h200 smem_tiling at 768×8448×1024 l2_fabric_bytes",      // 1.22 of the value
     "h200 naive at 2048×4224×1536 l2_fabric_bytes",           // 1.14 of the value
     "h200 smem_tiling at 2048×4224×1536 l2_fabric_bytes",     // 1.12 of the value
     "h200 naive at 1536×5120×1280 l2_fabric_bytes",           // 1.15 of the value
     "h200 smem_tiling at 1536×5120×1280 l2_fabric_bytes",     // 1.29 of the value
     "h200 warptiling at 512×8192×2048 l2_fabric_bytes",       // 0.81 of the value
-    "h200 naive at 2048×6144×2048 l2_requested_bytes",        // 0.89 of the value
     "h200 naive at 1152×4608×1536 l2_fabric_bytes",           // 1.20 of the value
     "h200 smem_tiling at 1152×4608×1536 l2_fabric_bytes",     // 1.41 of the value
     "h200 naive at 1280×7168×1152 l2_fabric_bytes",           // 1.27 of the value
     "h200 smem_tiling at 1280×7168×1152 l2_fabric_bytes",     // 1.53 of the value
-    "h200 naive at 960×9728×896 l2_requested_bytes",          // 0.81 of the value
     "h200 naive at 1664×5632×1408 l2_fabric_bytes",           // 1.21 of the value
     "h200 smem_tiling at 1664×5632×1408 l2_fabric_bytes",     // 1.85 of the value
     "h200 naive at 3072×3840×1920 l2_fabric_bytes",           // 1.34 of the value
@@ -120,7 +116,7 @@ TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
     // 76 rows of ten FP32 rungs, five counters each (the writes and fabric of every row; the
     // requests and totals where the rung models them).
     EXPECT_EQ(compared, 760);
-    EXPECT_EQ(missed, GetParam() == "h100" ? 9 : 20);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 5 : 17);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),

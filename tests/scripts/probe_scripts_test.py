@@ -3,8 +3,10 @@
 raw lines into the columns of docs/validation/, ncu_runs_csv.py saved ncu outputs into the rows of
 validate_ncu.py's --noise-csv, and the shell scripts refuse bad numbers or pairs in
 one line with exit code 2 before they build or touch a GPU; cta_drift_table.py reads CTA traces
-into the schedule table of docs/models/dram-waves.md, and cta_steps_table.py K-step traces into
-the coalescer's tables of docs/validation/coalescer-steps/. Argument: the source tree."""
+into the schedule table of docs/models/dram-waves.md, cta_steps_table.py K-step traces into
+the coalescer's tables of docs/validation/coalescer-steps/, and sm_pairs_table.py CTA traces into
+which CTAs share an SM (docs/validation/cta-drift/<gpu>-sm-pairs.txt). Argument: the source
+tree."""
 import contextlib
 import importlib.util
 import io
@@ -18,6 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
 import cta_drift_table  # noqa: E402
 import cta_steps_table  # noqa: E402
 import ncu_columns  # noqa: E402
+import sm_pairs_table  # noqa: E402
 import ncu_edge_lines  # noqa: E402
 import ncu_runs_csv  # noqa: E402
 import ncu_table  # noqa: E402
@@ -267,6 +270,36 @@ with tempfile.TemporaryDirectory() as d:
         r = subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
         check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and what in r.stderr,
               f"cta_drift_table.py {args}: rc {r.returncode}, {r.stderr!r}")
+
+# sm_pairs_table.py by hand: 32 × 32 tiles, a grid of 2 × 2 (CTAs 0, 1 in row 0; 2, 3 in row 1).
+# SM 0 runs CTAs 0 and 1 together, SM 1 CTA 2 and, half a lifetime later, CTA 3: two pairs, both
+# in one row, none in one column; random dealing of a wave of 4 pairs two of one row 2 times in
+# 6. CTA 1 reads A at each point of K when CTA 0 does (the earlier in launch order misses), CTA 3
+# 500 ns after CTA 2: 2 of the 8 strip reads of 4 CTAs × 2 strips come from L1, per sample.
+pairs = sm_pairs_table.summarize(
+    cta_drift_table.spans_of(trace_csv([(0, 0, 1000), (0, 0, 1000), (1, 0, 1000),
+                                        (1, 500, 1500)])), 64, 64, (32, 32))
+check(pairs["pairs"] == 2 and pairs["row"] == 1.0 and pairs["col"] == 0.0,
+      f"sm_pairs_table pairs: {pairs}")
+check(abs(pairs["random"] - 1 / 3) < 1e-12 and pairs["distance"] == [1, 1, 1],
+      f"sm_pairs_table random and distance: {pairs}")
+check(abs(pairs["offset"] - 0.25) < 1e-12 and pairs["served"] == {10: 0.25, 30: 0.25, 100: 0.25},
+      f"sm_pairs_table offset and served: {pairs}")
+script = os.path.join(ROOT, "scripts", "probes", "sm_pairs_table.py")
+for args in ([], ["/nonexistent.tar.gz"], [os.path.join(ROOT, "README.md")]):
+    r = subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1,
+          f"sm_pairs_table.py {args}: rc {r.returncode}, {r.stderr!r}")
+# The committed tables are the script's output (blocktiling_2d's lines: its traces are short).
+for gpu in ("h100", "h200"):
+    base = os.path.join(ROOT, "docs", "validation", "cta-drift", gpu)
+    with open(base + "-sm-pairs.txt", encoding="utf-8") as f:
+        committed = [line.rstrip("\n") for line in f if line.startswith("blocktiling_2d ")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        sm_pairs_table.main(["sm_pairs_table.py", base + "-traces.tar.gz", "blocktiling_2d"])
+    check(committed and out.getvalue().splitlines() == committed,
+          f"docs/validation/cta-drift/{gpu}-sm-pairs.txt is not the script's output")
 
 # The committed schedule tables are the script's output on the committed traces.
 for gpu in ("h100", "h200"):
