@@ -2,11 +2,11 @@
 // out-of-sample shapes of the DRAM studies, which until 2026-11-28 only their DRAM rows were
 // asserted on: the readers, walks, sweep and drifting shapes (docs/validation/<gpu>-<set>.json,
 // measured by the tool on the H100 and the H200 on 2026-11-27, every row verified; commands in
-// docs/reproduce.md). Each counter within the L2 tolerance (10 %, or 1 MB) of the model or its
-// band, as on the shipped profiles; the fabric and the totals carry the DRAM read model's own
-// miss (what the reads lie outside their allowance, asserted by the DRAM tests of these shapes),
-// as on the new shapes. The rows outside are named, so that a change that brings one in, or
-// sends another out, shows.
+// docs/reproduce.md); and the sm-sharing shapes, predicted and then measured on 2026-11-28. Each
+// counter within the L2 tolerance (10 %, or 1 MB) of the model or its band, as on the shipped
+// profiles; the fabric and the totals carry the DRAM read model's own miss (what the reads lie
+// outside their allowance, asserted by the DRAM tests of these shapes), as on the new shapes. The
+// rows outside are named, so that a change that brings one in, or sends another out, shows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -60,7 +60,12 @@ const std::set<std::string> known_misses = {
     "h200 naive at 3072×3840×1920 l2_fabric_bytes",           // 1.34 of the value
     "h200 smem_tiling at 3072×3840×1920 l2_fabric_bytes",     // 1.20 of the value
     "h200 thread_tiling at 2304×1536×2048 l2_fabric_bytes",   // 0.88 of the value
-    "h200 thread_tiling at 2560×1024×3072 l2_fabric_bytes",   // 0.77 of the value
+    "h200 thread_tiling at 2560×1024×3072 l2_fabric_bytes",
+    // The shapes of "CTAs in step sharing an SM and a strip" (docs/models/l2.md), predicted
+    // before they were measured (docs/validation/sm-sharing-shapes-README.txt).
+    "h200 naive at 1664×6656×1280 l2_fabric_bytes",        // 1.24 of the value
+    "h200 smem_tiling at 1664×6656×1280 l2_fabric_bytes",  // 1.80 of the value   // 0.77 of the
+                                                           // value
 };
 
 struct counts {
@@ -108,15 +113,16 @@ class L2OutOfSample : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
     int compared = 0, missed = 0;
-    for (const auto* set : {"readers-shapes", "walks-shapes", "sweep-shapes", "drifting-shapes"}) {
+    for (const auto* set : {"readers-shapes", "walks-shapes", "sweep-shapes", "drifting-shapes",
+                            "sm-sharing-shapes"}) {
         const auto n = check_set(GetParam(), set);
         compared += n.compared;
         missed += n.missed;
     }
-    // 76 rows of ten FP32 rungs, five counters each (the writes and fabric of every row; the
-    // requests and totals where the rung models them).
-    EXPECT_EQ(compared, 760);
-    EXPECT_EQ(missed, GetParam() == "h100" ? 5 : 17);
+    // 170 rows of ten FP32 rungs (80, 28, 24, 20 and 18), five counters each (the writes and
+    // fabric of every row; the requests and totals where the rung models them).
+    EXPECT_EQ(compared, 850);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 5 : 19);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),
