@@ -8,27 +8,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <sstream>
 #include <string>
 
 #include "dram_expectations.hpp"
-#include "model/levels.hpp"
-#include "profile/profile_file.hpp"
-#include "rung.hpp"
+#include "listed_profiles.hpp"
 
 using namespace tgemm;
 
 TEST(DramRows, Table) {
-    const char* list = std::getenv("TGEMM_DRAM_TABLE");
-    if (!list || !*list) GTEST_SKIP() << "TGEMM_DRAM_TABLE names no profiles";
-    std::stringstream paths(list);
-    for (std::string path; std::getline(paths, path, ',');) {
-        const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/" + path);
-        const auto mc = model_context_for(p.gpu);
-        for (const auto& m : p.measurements) {
-            if (m.skipped) continue;
-            const auto& rung = rung_registry::get().find(m.kernel);
-            const auto pred = rung.model(m.size, mc).refined;
+    const bool listed = test::for_each_listed_row(
+        "TGEMM_DRAM_TABLE", [](const profile& p, const measurement& m, const refined_model& pred) {
             if (!m.verified || !m.counters.contains(std::string(keys::dram_read_bytes))) {
                 // A predicted profile: the model alone, to commit before a measurement.
                 const auto* rb = pred.dram_read_band ? &*pred.dram_read_band : nullptr;
@@ -36,7 +25,7 @@ TEST(DramRows, Table) {
                 std::printf("%s %s %s reads: model %.2f MB, band %.2f … %.2f, not measured\n",
                             p.gpu.key.c_str(), m.kernel.c_str(), to_string(m.size).c_str(), v / 1e6,
                             (rb ? rb->low : v) / 1e6, (rb ? rb->high : v) / 1e6);
-                continue;
+                return;
             }
             const auto r = test::dram_reads_allowed(pred);
             const auto w = test::dram_writes_allowed(pred);
@@ -57,6 +46,6 @@ TEST(DramRows, Table) {
                         p.gpu.key.c_str(), m.kernel.c_str(), to_string(m.size).c_str(), wv / 1e6,
                         w.low / 1e6, w.high / 1e6, writes / 1e6,
                         writes >= w.allowed_low && writes <= w.allowed_high ? "in" : "OUT");
-        }
-    }
+        });
+    if (!listed) GTEST_SKIP() << "TGEMM_DRAM_TABLE names no profiles";
 }

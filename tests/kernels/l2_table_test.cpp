@@ -6,27 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <sstream>
 #include <string>
 
 #include "l2_expectations.hpp"
-#include "model/levels.hpp"
-#include "profile/profile_file.hpp"
-#include "rung.hpp"
+#include "listed_profiles.hpp"
 
 using namespace tgemm;
 
 TEST(L2Rows, Table) {
-    const char* list = std::getenv("TGEMM_L2_TABLE");
-    if (!list || !*list) GTEST_SKIP() << "TGEMM_L2_TABLE names no profiles";
-    std::stringstream paths(list);
-    for (std::string path; std::getline(paths, path, ',');) {
-        const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/" + path);
-        const auto mc = model_context_for(p.gpu);
-        for (const auto& m : p.measurements) {
-            if (m.skipped) continue;
-            const auto pred = rung_registry::get().find(m.kernel).model(m.size, mc).refined;
+    const bool listed = test::for_each_listed_row(
+        "TGEMM_L2_TABLE", [](const profile& p, const measurement& m, const refined_model& pred) {
             const auto where = p.gpu.key + " " + m.kernel + " " + to_string(m.size);
             for (const auto key : {keys::l2_requested_bytes, keys::l2_write_bytes,
                                    keys::l2_fabric_bytes, keys::l2_read_bytes, keys::l2_bytes}) {
@@ -42,9 +31,9 @@ TEST(L2Rows, Table) {
                     continue;
                 }
                 const bool in = test::within_l2_model(pred, it->second, key, 0, where);
-                std::printf(", measured %.2f MB (%.3f) %s\n", it->second / 1e6,
-                            it->second / *value, in ? "in" : "OUT");
+                std::printf(", measured %.2f MB (%.3f) %s\n", it->second / 1e6, it->second / *value,
+                            in ? "in" : "OUT");
             }
-        }
-    }
+        });
+    if (!listed) GTEST_SKIP() << "TGEMM_L2_TABLE names no profiles";
 }
