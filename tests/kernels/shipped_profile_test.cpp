@@ -201,12 +201,12 @@ void for_each_predicted_and_measured(const Visit& visit) {
 // kernels/l2_totals.hpp). 823 before the request model let CTAs in step that share an SM read a
 // strip from L1 (2026-11-28, kernels/l2_requests.hpp: naive at 4096³ on both GPUs, whose band
 // reaches 0.899 of the value, measured 0.92; it brought in naive's requests at four wide grids
-// out of sample, tests/kernels/l2_out_of_sample_test.cpp). 827 before a strip was found again after any number of waves, as far
-// as what lies between allows (kernels/wave_dram.cpp; until then only after the previous wave),
-// which leaves thread_tiling's waves reading A and B once at 3000×1992×1000 and 4096×2048×1024.
-// 828 before thread_tiling's waves, traced in step, crossed K together
-// with its four walks of B (2026-11-27, kernels/04_thread_tiling.cu): 3 DRAM read and 2 write
-// bands gone, 4 fabric bands new (its in-step waves re-read 0.2-0.4 MB of A and B at
+// out of sample, tests/kernels/l2_out_of_sample_test.cpp). 827 before a strip was found again after
+// any number of waves, as far as what lies between allows (kernels/wave_dram.cpp; until then only
+// after the previous wave), which leaves thread_tiling's waves reading A and B once at
+// 3000×1992×1000 and 4096×2048×1024. 828 before thread_tiling's waves, traced in step, crossed K
+// together with its four walks of B (2026-11-27, kernels/04_thread_tiling.cu): 3 DRAM read and 2
+// write bands gone, 4 fabric bands new (its in-step waves re-read 0.2-0.4 MB of A and B at
 // 3000×1992×1000 and 4096×2048×1024, which the fabric's re-read band takes up). 838 (108 DRAM
 // writes) before the write band's low end lost its "strips
 // held at their home only" (refuted: a partition holds 1 − (1/2)^(r+1) of a strip r CTAs read,
