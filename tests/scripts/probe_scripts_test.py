@@ -19,6 +19,7 @@ ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file
 sys.path.insert(0, os.path.join(ROOT, "scripts", "probes"))
 import cta_drift_table  # noqa: E402
 import cta_steps_table  # noqa: E402
+import fabric_one_sided  # noqa: E402
 import ncu_columns  # noqa: E402
 import sm_pairs_table  # noqa: E402
 import ncu_edge_lines  # noqa: E402
@@ -300,6 +301,31 @@ for gpu in ("h100", "h200"):
         sm_pairs_table.main(["sm_pairs_table.py", base + "-traces.tar.gz", "blocktiling_2d"])
     check(committed and out.getvalue().splitlines() == committed,
           f"docs/validation/cta-drift/{gpu}-sm-pairs.txt is not the script's output")
+
+# fabric_one_sided.py by hand: SMs 0-65 on one side, the first wave dealt in SM order; 2 × 66 tiles
+# of 32 × 32: each row's 66 CTAs sit on one side, each column's two on both, so the rows' strips
+# of A (2 × 32 rows) are one-sided and the columns' strips of B (66 × 32) are not: 64 of 2176.
+share = fabric_one_sided.one_sided_share(64, 32 * 66, 8, 32, 32, list(range(132)), set(range(66)))
+check(abs(share - 64 / 2176) < 1e-12, f"fabric_one_sided share: {share}")
+script = os.path.join(ROOT, "scripts", "probes", "fabric_one_sided.py")
+for args in ([], ["/nonexistent.log", "/nonexistent.log", "/nonexistent.json"],
+             [os.path.join(ROOT, "README.md")] * 3):
+    r = subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1,
+          f"fabric_one_sided.py {args}: rc {r.returncode}, {r.stderr!r}")
+# The committed tables are the script's output on the committed logs and profiles.
+for gpu in ("h100", "h200"):
+    v = os.path.join(ROOT, "docs", "validation")
+    profiles = [os.path.join(ROOT, "profiles", gpu + ".json")] + sorted(
+        os.path.join(v, n) for n in os.listdir(v)
+        if n.startswith(gpu + "-") and n.endswith("-shapes.json"))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        fabric_one_sided.main(["fabric_one_sided.py", os.path.join(v, gpu + "-cta-placement.log"),
+                               os.path.join(v, gpu + "-l2-partition-map.log")] + profiles)
+    with open(os.path.join(v, gpu + "-fabric-one-sided.txt"), encoding="utf-8") as f:
+        check(out.getvalue() == f.read(),
+              f"docs/validation/{gpu}-fabric-one-sided.txt is not the script's output")
 
 # The committed schedule tables are the script's output on the committed traces.
 for gpu in ("h100", "h200"):
