@@ -17,11 +17,8 @@ namespace {
 // the 4.2 MB curve with a share of 1/2.)
 constexpr double c_share_per_partition = 0.75;
 
-// Where lines every SM reads start to leave L2 and where all have left, in multiples of the
-// partition's half (docs/validation/h100-l2-capacity.log, h200-l2-capacity.log: under 1 % gone
-// at 0.9 on both, all at 1.25).
-constexpr double edge_start = 0.9;
-constexpr double edge_end = 1.25;
+constexpr double edge_start = l2_edge_start;
+constexpr double edge_end = l2_edge_end;
 
 // The mean of l2_dirty_eviction() over [x0, x1] (the lines of one wave's C tiles), by the midpoint
 // rule.

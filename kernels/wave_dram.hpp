@@ -21,6 +21,12 @@
 
 namespace tgemm::kernels {
 
+// Where lines every SM reads start to leave L2 and where all have left, in multiples of the
+// partition's half (docs/validation/h100-l2-capacity.log, h200-l2-capacity.log: under 1 % gone
+// at 0.9 on both, all at 1.25).
+inline constexpr double l2_edge_start = 0.9;
+inline constexpr double l2_edge_end = 1.25;
+
 struct strip_pair {
     std::int64_t a_strip = 0;  // row block of A
     std::int64_t b_strip = 0;  // column block of B

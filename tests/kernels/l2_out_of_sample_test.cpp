@@ -64,8 +64,38 @@ const std::set<std::string> known_misses = {
     // The shapes of "CTAs in step sharing an SM and a strip" (docs/models/l2.md), predicted
     // before they were measured (docs/validation/sm-sharing-shapes-README.txt).
     "h200 naive at 1664×6656×1280 l2_fabric_bytes",        // 1.24 of the value
-    "h200 smem_tiling at 1664×6656×1280 l2_fabric_bytes",  // 1.80 of the value   // 0.77 of the
-                                                           // value
+    "h200 smem_tiling at 1664×6656×1280 l2_fabric_bytes",  // 1.80 of the value
+    // Four odd shapes, every rung but cuBLAS, predicted before they were measured
+    // (docs/validation/odd-shapes-README.txt): the fabric at 2216×1112×3336, a grid 9 tiles of 128
+    // wide, under the value (one wave's strips read on one partition, as the narrow-grid band
+    // allows under 8 tiles; docs/models/l2.md, "What is still open"), and above it at
+    // 1000×3000×704 and 776×9992×552; smem_tiling's requests at 776×9992×552 (0.77: CTAs sharing
+    // an SM read one strip from L1, which its model leaves out where the older CTA runs ahead).
+    "h100 naive at 1000×3000×704 l2_fabric_bytes",            // 1.12 of the value
+    "h100 bf16_wmma at 1000×3000×704 l2_fabric_bytes",        // 1.11 of the value
+    "h100 bf16_mma at 1000×3000×704 l2_fabric_bytes",         // 1.13 of the value
+    "h100 bf16_ws at 1000×3000×704 l2_fabric_bytes",          // 1.10 of the value
+    "h100 vectorized at 2216×1112×3336 l2_fabric_bytes",      // 0.79 of the value
+    "h100 warptiling at 2216×1112×3336 l2_fabric_bytes",      // 0.79 of the value
+    "h100 warptiling_sub at 2216×1112×3336 l2_fabric_bytes",  // 0.86 of the value
+    "h100 bf16_wmma at 2216×1112×3336 l2_fabric_bytes",       // 0.88 of the value
+    "h100 bf16_mma at 2216×1112×3336 l2_fabric_bytes",        // 0.88 of the value
+    "h100 naive at 776×9992×552 l2_fabric_bytes",             // 1.36 of the value
+    "h100 smem_tiling at 776×9992×552 l2_fabric_bytes",       // 1.35 of the value
+    "h100 smem_tiling at 776×9992×552 l2_requested_bytes",    // 0.77 of the value
+    "h100 blocktiling_1d at 776×9992×552 l2_fabric_bytes",    // 1.18 of the value
+    "h200 thread_tiling at 2216×1112×3336 l2_fabric_bytes",   // 0.86 of the value
+    "h200 vectorized at 2216×1112×3336 l2_fabric_bytes",      // 0.77 of the value
+    "h200 warptiling at 2216×1112×3336 l2_fabric_bytes",      // 0.77 of the value
+    "h200 warptiling_sub at 2216×1112×3336 l2_fabric_bytes",  // 0.82 of the value
+    "h200 bf16_wmma at 2216×1112×3336 l2_fabric_bytes",       // 0.85 of the value
+    "h200 bf16_mma at 2216×1112×3336 l2_fabric_bytes",        // 0.88 of the value
+    "h200 bf16_wgmma at 2216×1112×3336 l2_fabric_bytes",      // 0.80 of the value
+    "h200 naive at 776×9992×552 l2_fabric_bytes",             // 1.11 of the value
+    "h200 smem_tiling at 776×9992×552 l2_fabric_bytes",       // 1.11 of the value
+    "h200 smem_tiling at 776×9992×552 l2_requested_bytes",    // 0.77 of the value
+    "h200 blocktiling_1d at 776×9992×552 l2_fabric_bytes",    // 1.12 of the value   // 0.77 of the
+                                                              // value
 };
 
 struct counts {
@@ -114,15 +144,15 @@ class L2OutOfSample : public ::testing::TestWithParam<std::string> {};
 TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
     int compared = 0, missed = 0;
     for (const auto* set : {"readers-shapes", "walks-shapes", "sweep-shapes", "drifting-shapes",
-                            "sm-sharing-shapes"}) {
+                            "sm-sharing-shapes", "odd-shapes"}) {
         const auto n = check_set(GetParam(), set);
         compared += n.compared;
         missed += n.missed;
     }
-    // 170 rows of ten FP32 rungs (80, 28, 24, 20 and 18), five counters each (the writes and
-    // fabric of every row; the requests and totals where the rung models them).
-    EXPECT_EQ(compared, 850);
-    EXPECT_EQ(missed, GetParam() == "h100" ? 5 : 19);
+    // 238 rows (80, 28, 24, 20, 18 and 68), five counters each (the writes and fabric of every
+    // row; the requests and totals where the rung models them).
+    EXPECT_EQ(compared, 1190);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 18 : 30);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),

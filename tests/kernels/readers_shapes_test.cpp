@@ -78,6 +78,15 @@ const std::set<std::string> known_misses = {
     // 1664×6656×1280 on the H200 (+46 % over the value of its drifting groups, as at the wide
     // shapes above; the H100 within the band).
     "h200 smem_tiling at 1664×6656×1280 reads",
+    // Four odd shapes, every rung but cuBLAS, predicted before they were measured (2026-11-28,
+    // docs/validation/odd-shapes-README.txt): naive and smem_tiling at 776×9992×552 on the H100
+    // (+21 … +22 %, the wide grids' re-reads above), thread_tiling at 2216×1112×3336 on the H100
+    // (+21 %) and naive_uncoalesced at 6000×512×2504 on the H200 (0.79: A 1.9 × the half, read
+    // fewer times than once per column of tiles).
+    "h100 naive at 776×9992×552 reads",
+    "h100 smem_tiling at 776×9992×552 reads",
+    "h100 thread_tiling at 2216×1112×3336 reads",
+    "h200 naive_uncoalesced at 6000×512×2504 reads",
 };
 
 // Every row of `<gpu>-<set>.json` within the model or its band but the named misses, and each
@@ -150,3 +159,13 @@ TEST_P(SmSharingShapes, DramWithinTheModelOrItsBand) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, SmSharingShapes, ::testing::Values("h100", "h200"));
+
+// Every rung but cuBLAS at four odd shapes a user might ask for
+// (docs/validation/odd-shapes-README.txt).
+class OddShapes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OddShapes, DramWithinTheModelOrItsBand) {
+    expect_within_or_named(GetParam(), "odd-shapes", 68, GetParam() == "h100" ? 3 : 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpus, OddShapes, ::testing::Values("h100", "h200"));
