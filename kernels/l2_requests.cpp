@@ -1,6 +1,7 @@
 #include "l2_requests.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,16 @@ double in_step_shared_bytes(const shape& s, int element_bytes, std::int64_t bm, 
     return double(sector) * sectors;
 }
 
+double successor_shared_bytes(const shape& s, int element_bytes, std::int64_t bm, std::int64_t bn,
+                              int sm_count) {
+    if (sm_count <= 0) return 0;
+    const std::int64_t gn = (s.n + bn - 1) / bn;
+    if (gn <= sm_count) return 0;
+    const auto z = strip_sizes_of(s, element_bytes, bm, bn);
+    // In each row of tiles the CTAs from the (sm_count + 1)-th on follow one of their own row.
+    return double(sector) * double(gn - sm_count) * std::accumulate(z.a.begin(), z.a.end(), 0.0);
+}
+
 void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
                      std::int64_t bn, int ctas_per_sm, int sm_count, sm_sharing sharing) {
     const double bytes = double(sector) * strip_sectors(s, element_bytes, bm, bn);
@@ -141,6 +152,18 @@ void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::i
             "{} apart in launch order, read one strip of B: L1 serves part of the later ones' "
             "reads (low end: B missed once per SM, {:.1f} MB less)",
             gn, sm_count, ctas_per_sm, sm_count, b * (1 - 1.0 / ctas_per_sm) / 1e6);
+    }
+    if (sharing == sm_sharing::not_in_step && ctas_per_sm >= 2 && sm_count > 0 && gn > sm_count) {
+        const double shared = successor_shared_bytes(s, element_bytes, bm, bn, sm_count);
+        if (bytes - shared < low) {
+            low = bytes - shared;
+            why = fmt::format(
+                "the grid is {} tiles wide, more than the {} SMs, so a CTA and the one {} after "
+                "it in launch order, which takes its SM next, read one strip of A for {:.0f} % "
+                "of the CTAs: L1 may serve the later one's reads where it still holds them (low "
+                "end: all of them, {:.1f} MB less)",
+                gn, sm_count, sm_count, 100.0 * double(gn - sm_count) / double(gn), shared / 1e6);
+        }
     }
     if (sharing == sm_sharing::in_step) {
         const double shared = in_step_shared_bytes(s, element_bytes, bm, bn, ctas_per_sm, sm_count);

@@ -44,6 +44,14 @@ enum class sm_sharing {
 [[nodiscard]] double in_step_shared_bytes(const shape& s, int element_bytes, std::int64_t bm,
                                           std::int64_t bn, int ctas_per_sm, int sm_count);
 
+// The bytes of A's strips read by CTAs whose predecessor on their SM, `sm_count` before them in
+// launch order (as the first wave deals them out, and as CTAs that drift apart follow each other,
+// traced), reads the same strip: in a grid more than `sm_count` tiles wide, gn − sm_count CTAs of
+// each row of tiles. The limiting case of L1 serving all of those reads (the older CTA read them
+// first; whether L1 still holds them depends on how far apart the two run, not derived).
+[[nodiscard]] double successor_shared_bytes(const shape& s, int element_bytes, std::int64_t bm,
+                                            std::int64_t bn, int sm_count);
+
 // Sets `r`'s l2_requested_bytes to 32 B × strip_sectors, with a note; the value has no CTA read
 // another's strip from L1. Two ways CTAs sharing an SM may read one strip give a band below it,
 // where it lies beyond the L2 tolerance: the CTAs sharing an SM start `sm_count` apart in launch
@@ -52,7 +60,9 @@ enum class sm_sharing {
 // and warptiling at 8192×768×2048, 11–16 % under the value; low end: each SM's `ctas_per_sm`
 // residents missing B's strip once between them); and where they keep in step
 // (`sm_sharing::in_step`), any CTAs of a wave may share an SM (in_step_shared_bytes; measured:
-// naive at 960×9728×896, 19 % under the value, on both GPUs).
+// naive at 960×9728×896, 19 % under the value, on both GPUs); where they do not, and the grid is
+// wider than the SMs, a CTA and the one that next takes its SM read one strip of A
+// (successor_shared_bytes; measured: smem_tiling at 776×9992×552, 23 % under the value).
 void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::int64_t bm,
                      std::int64_t bn, int ctas_per_sm, int sm_count, sm_sharing sharing);
 

@@ -69,8 +69,9 @@ const std::set<std::string> known_misses = {
     // (docs/validation/odd-shapes-README.txt): the fabric at 2216×1112×3336, a grid 9 tiles of 128
     // wide, under the value (one wave's strips read on one partition, as the narrow-grid band
     // allows under 8 tiles; docs/models/l2.md, "What is still open"), and above it at
-    // 1000×3000×704 and 776×9992×552; smem_tiling's requests at 776×9992×552 (0.77: CTAs sharing
-    // an SM read one strip from L1, which its model leaves out where the older CTA runs ahead).
+    // 1000×3000×704 and 776×9992×552. Until the request band for a CTA and the one that next
+    // takes its SM reading one strip of A (kernels/l2_requests.hpp, successor_shared_bytes), also
+    // smem_tiling's requests at 776×9992×552 (0.77 of the value on both GPUs).
     "h100 naive at 1000×3000×704 l2_fabric_bytes",            // 1.12 of the value
     "h100 bf16_wmma at 1000×3000×704 l2_fabric_bytes",        // 1.11 of the value
     "h100 bf16_mma at 1000×3000×704 l2_fabric_bytes",         // 1.13 of the value
@@ -82,7 +83,6 @@ const std::set<std::string> known_misses = {
     "h100 bf16_mma at 2216×1112×3336 l2_fabric_bytes",        // 0.88 of the value
     "h100 naive at 776×9992×552 l2_fabric_bytes",             // 1.36 of the value
     "h100 smem_tiling at 776×9992×552 l2_fabric_bytes",       // 1.35 of the value
-    "h100 smem_tiling at 776×9992×552 l2_requested_bytes",    // 0.77 of the value
     "h100 blocktiling_1d at 776×9992×552 l2_fabric_bytes",    // 1.18 of the value
     "h200 thread_tiling at 2216×1112×3336 l2_fabric_bytes",   // 0.86 of the value
     "h200 vectorized at 2216×1112×3336 l2_fabric_bytes",      // 0.77 of the value
@@ -93,7 +93,6 @@ const std::set<std::string> known_misses = {
     "h200 bf16_wgmma at 2216×1112×3336 l2_fabric_bytes",      // 0.80 of the value
     "h200 naive at 776×9992×552 l2_fabric_bytes",             // 1.11 of the value
     "h200 smem_tiling at 776×9992×552 l2_fabric_bytes",       // 1.11 of the value
-    "h200 smem_tiling at 776×9992×552 l2_requested_bytes",    // 0.77 of the value
     "h200 blocktiling_1d at 776×9992×552 l2_fabric_bytes",    // 1.12 of the value   // 0.77 of the
                                                               // value
 };
@@ -152,7 +151,7 @@ TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
     // 238 rows (80, 28, 24, 20, 18 and 68), five counters each (the writes and fabric of every
     // row; the requests and totals where the rung models them).
     EXPECT_EQ(compared, 1190);
-    EXPECT_EQ(missed, GetParam() == "h100" ? 18 : 30);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 17 : 29);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),

@@ -161,8 +161,7 @@ TEST(L2Requests, CtasKeepingInStepShareStripsAsTheyShareSms) {
 // lies in one or two rows of tiles, so CTAs in step share strips of A often enough to take the
 // requests more than 10 % under the value: the band's low end lies at 0.824 of it. Measured
 // 0.805 and 0.806 of it on the H100 and the H200 (docs/validation/<gpu>-sweep-shapes.json),
-// within the L2 tolerance of that end. The same launch with CTAs not in step has no band (the
-// grid's width does not divide 132).
+// within the L2 tolerance of that end.
 TEST(L2Requests, CtasInStepOnAWideGridReadStripsOfAFromL1) {
     const shape s{960, 9728, 896};
     refined_model in_step;
@@ -174,9 +173,14 @@ TEST(L2Requests, CtasInStepOnAWideGridReadStripsOfAFromL1) {
                      value - kernels::in_step_shared_bytes(s, 4, 32, 32, 2, 132));
     EXPECT_NEAR(in_step.l2_requested_band->low / value, 0.824, 0.001);
     EXPECT_GE(0.805 * value, (1 - model::l2_tolerance) * in_step.l2_requested_band->low);
+    // Not in step, the CTA that next takes an SM, 132 later, is in the same row for 172 of a
+    // row's 304: their reads of A, 172 × 30 strips of 32 rows × 896 floats, the low end's saving.
     refined_model apart;
     kernels::set_l2_requests(apart, s, 4, 32, 32, 2, 132, kernels::sm_sharing::not_in_step);
-    EXPECT_FALSE(apart.l2_requested_band);
+    ASSERT_TRUE(apart.l2_requested_band);
+    EXPECT_DOUBLE_EQ(apart.l2_requested_band->low, value - 172.0 * 30 * 32 * 896 * 4);
+    EXPECT_DOUBLE_EQ(kernels::successor_shared_bytes(s, 4, 32, 32, 132), 172.0 * 30 * 32 * 896 * 4);
+    EXPECT_EQ(kernels::successor_shared_bytes(shape{2048, 2048, 2048}, 4, 32, 32, 132), 0);
 }
 
 // By hand: 32 × 36 × 8 floats in 32 × 32 tiles (2 CTAs). A: 32 rows of 32 B, whole sectors, read
