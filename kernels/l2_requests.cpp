@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -153,29 +154,32 @@ void set_l2_requests(refined_model& r, const shape& s, int element_bytes, std::i
             "reads (low end: B missed once per SM, {:.1f} MB less)",
             gn, sm_count, ctas_per_sm, sm_count, b * (1 - 1.0 / ctas_per_sm) / 1e6);
     }
+    // A band's low end where a way of reading strips from L1 gives a lower one than the above.
+    const auto take_lower = [&](double shared, std::string reason) {
+        if (bytes - shared >= low) return;
+        low = bytes - shared;
+        why = std::move(reason);
+    };
     if (sharing == sm_sharing::not_in_step && ctas_per_sm >= 2 && sm_count > 0 && gn > sm_count) {
         const double shared = successor_shared_bytes(s, element_bytes, bm, bn, sm_count);
-        if (bytes - shared < low) {
-            low = bytes - shared;
-            why = fmt::format(
-                "the grid is {} tiles wide, more than the {} SMs, so a CTA and the one {} after "
-                "it in launch order, which takes its SM next, read one strip of A for {:.0f} % "
-                "of the CTAs: L1 may serve the later one's reads where it still holds them (low "
-                "end: all of them, {:.1f} MB less)",
-                gn, sm_count, sm_count, 100.0 * double(gn - sm_count) / double(gn), shared / 1e6);
-        }
+        take_lower(shared,
+                   fmt::format("the grid is {} tiles wide, more than the {} SMs, so a CTA and the "
+                               "one {} after it in launch order, which takes its SM next, read one "
+                               "strip of A for {:.0f} % of the CTAs: L1 may serve the later one's "
+                               "reads where it still holds them (low end: all of them, {:.1f} MB "
+                               "less)",
+                               gn, sm_count, sm_count, 100.0 * double(gn - sm_count) / double(gn),
+                               shared / 1e6));
     }
     if (sharing == sm_sharing::in_step) {
         const double shared = in_step_shared_bytes(s, element_bytes, bm, bn, ctas_per_sm, sm_count);
-        if (bytes - shared < low) {
-            low = bytes - shared;
-            why = fmt::format(
-                "the {} CTAs sharing an SM keep in step and may be any of a wave's {}, so some "
-                "read one strip of A or B together and L1 serves the later ones' reads (low end: "
-                "each SM's CTAs of one strip miss it once between them when the SMs are dealt "
-                "at random, {:.1f} MB less)",
-                ctas_per_sm, std::int64_t(ctas_per_sm) * sm_count, shared / 1e6);
-        }
+        take_lower(shared,
+                   fmt::format("the {} CTAs sharing an SM keep in step and may be any of a wave's "
+                               "{}, so some read one strip of A or B together and L1 serves the "
+                               "later ones' reads (low end: each SM's CTAs of one strip miss it "
+                               "once between them when the SMs are dealt at random, {:.1f} MB "
+                               "less)",
+                               ctas_per_sm, std::int64_t(ctas_per_sm) * sm_count, shared / 1e6));
     }
     if (why.empty() || bytes - low <= model::l2_tolerance * bytes) return;
     r.set_band(keys::l2_requested_bytes, {low, bytes, why});
