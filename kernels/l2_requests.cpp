@@ -26,18 +26,6 @@ std::int64_t segment_sectors(std::int64_t first, std::int64_t stride, std::int64
     return n;
 }
 
-// The sectors of the CTAs' strips of B alone (each read by the gm CTAs of its column of tiles).
-double b_strip_sectors(const shape& s, std::int64_t e, std::int64_t bm, std::int64_t bn) {
-    const std::int64_t gm = (s.m + bm - 1) / bm;
-    const std::int64_t gn = (s.n + bn - 1) / bn;
-    double total = 0;
-    for (std::int64_t j = 0; j < gn; ++j) {
-        const std::int64_t width = std::min(bn, s.n - j * bn) * e;
-        total += double(gm) * double(segment_sectors(j * bn * e, s.n * e, s.k, width));
-    }
-    return total;
-}
-
 // The sectors of each strip of A (rows i·bm …, K elements each) and of B (columns j·bn … of
 // all K rows).
 struct strip_sizes {
@@ -56,6 +44,12 @@ strip_sizes strip_sizes_of(const shape& s, std::int64_t e, std::int64_t bm, std:
     return z;
 }
 
+// The sectors of the CTAs' strips of B alone (each read by the gm CTAs of its column of tiles).
+double b_strip_sectors(const shape& s, std::int64_t e, std::int64_t bm, std::int64_t bn) {
+    const auto z = strip_sizes_of(s, e, bm, bn);
+    return double(z.a.size()) * std::accumulate(z.b.begin(), z.b.end(), 0.0);
+}
+
 // The chance that none of `draws` CTAs drawn without replacement from `pool` is one of `n`.
 double none_drawn(std::int64_t pool, std::int64_t n, std::int64_t draws) {
     double p = 1;
@@ -70,17 +64,14 @@ double none_drawn(std::int64_t pool, std::int64_t n, std::int64_t draws) {
 
 double strip_sectors(const shape& s, int element_bytes, std::int64_t bm, std::int64_t bn) {
     const std::int64_t e = element_bytes;
-    const std::int64_t gm = (s.m + bm - 1) / bm;
-    const std::int64_t gn = (s.n + bn - 1) / bn;
-    // B: strip j is columns j·bn … of all K rows, read by the gm CTAs of its column of tiles.
-    double total = b_strip_sectors(s, e, bm, bn);
-    // A: strip i is rows i·bm … of K elements each, read by the gn CTAs of its row of tiles.
-    for (std::int64_t i = 0; i < gm; ++i) {
-        const std::int64_t rows = std::min(bm, s.m - i * bm);
-        total += double(gn) * double(segment_sectors(i * bm * s.k * e, s.k * e, rows, s.k * e));
-    }
+    const auto z = strip_sizes_of(s, e, bm, bn);
+    const auto gm = double(z.a.size());
+    const auto gn = double(z.b.size());
+    // A's strip i is read by the gn CTAs of its row of tiles, B's strip j by the gm of its column.
+    double total = gn * std::accumulate(z.a.begin(), z.a.end(), 0.0) +
+                   gm * std::accumulate(z.b.begin(), z.b.end(), 0.0);
     // C: the tile (i, j), rows i·bm …, the columns of B's strip j.
-    for (std::int64_t j = 0; j < gn; ++j) {
+    for (std::int64_t j = 0; j < std::int64_t(z.b.size()); ++j) {
         const std::int64_t width = std::min(bn, s.n - j * bn) * e;
         total += double(segment_sectors(j * bn * e, s.n * e, s.m, width));
     }
