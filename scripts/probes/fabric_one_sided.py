@@ -20,16 +20,18 @@ that many CTAs per SM (1; 2; 4 for 3 or 4; 5). Prints the measurement, the value
 strip on both sides), the one-sided rule's range over the runs, and the measurement's ratio to
 each."""
 import json
+import os
 import re
 import sys
 
-# The rungs' CTA tiles (rows × columns of C) and CTAs per SM on the H100 and the H200 (their
-# kernels and the traces' logs, docs/validation/cta-drift/).
-RUNGS = {
-    "naive": (32, 32, 2), "smem_tiling": (32, 32, 2), "thread_tiling": (32, 128, 5),
-    "outer_product": (32, 128, 5), "smem_register": (64, 64, 4), "blocktiling_1d": (64, 64, 2),
-    "blocktiling_2d": (128, 128, 2), "vectorized": (128, 128, 2), "warptiling": (128, 128, 2),
-    "warptiling_sub": (128, 128, 2),
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sm_pairs_table import TILES  # noqa: E402
+
+# The rungs' CTAs per SM on the H100 and the H200 (the traces' logs, docs/validation/cta-drift/).
+CTAS_PER_SM = {
+    "naive": 2, "smem_tiling": 2, "thread_tiling": 5, "outer_product": 5, "smem_register": 4,
+    "blocktiling_1d": 2, "blocktiling_2d": 2, "vectorized": 2, "warptiling": 2,
+    "warptiling_sub": 2,
 }
 SMS = 132
 
@@ -73,10 +75,10 @@ def one_sided_share(m, n, k, bm, bn, order, zero):
 def rows(profile, runs, zero):
     for meas in profile["measurements"]:
         rung, counters = meas["kernel"], meas.get("counters", {})
-        if rung not in RUNGS or meas.get("skipped") or "l2_fabric_bytes" not in counters:
+        if rung not in TILES or meas.get("skipped") or "l2_fabric_bytes" not in counters:
             continue
         m, n, k = meas["m"], meas["n"], meas["k"]
-        bm, bn, per_sm = RUNGS[rung]
+        (bm, bn), per_sm = TILES[rung], CTAS_PER_SM[rung]
         ctas = -(-m // bm) * -(-n // bn)
         if ctas > per_sm * SMS:
             continue

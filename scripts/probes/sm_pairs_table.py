@@ -29,11 +29,13 @@ from collections import defaultdict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cta_drift_table import csv_files, spans_of  # noqa: E402
 
-# The rungs' CTA tiles (rows × columns of C), from their kernels.
+# The FP32 tiled rungs' CTA tiles (rows × columns of C), from their kernels (also
+# fabric_one_sided.py's).
 TILES = {
     "naive": (32, 32), "smem_tiling": (32, 32), "thread_tiling": (32, 128),
     "outer_product": (32, 128), "smem_register": (64, 64), "blocktiling_1d": (64, 64),
     "blocktiling_2d": (128, 128), "vectorized": (128, 128), "warptiling": (128, 128),
+    "warptiling_sub": (128, 128),
 }
 WINDOWS_US = (10, 30, 100)
 SAMPLES = 32  # points of K per CTA
