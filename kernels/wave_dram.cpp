@@ -17,9 +17,6 @@ namespace {
 // the 4.2 MB curve with a share of 1/2.)
 constexpr double c_share_per_partition = 0.75;
 
-constexpr double edge_start = l2_edge_start;
-constexpr double edge_end = l2_edge_end;
-
 // The mean of l2_dirty_eviction() over [x0, x1] (the lines of one wave's C tiles), by the midpoint
 // rule.
 double mean_evicted(double x0, double x1) {
@@ -149,7 +146,7 @@ c_written wave_dram_writes(const shape& s, int element_bytes, std::int64_t strip
     const double high = c_written_during(waves, g, usable, mean_evicted);
     const double early = c_written_during(waves, g, usable, mean_evicted, sm_count);
     return {c_written_during(waves, g, usable, gone_after(1.0)),
-            c_written_during(waves, g, usable, gone_after(edge_end)), std::max(high, early),
+            c_written_during(waves, g, usable, gone_after(l2_edge_end)), std::max(high, early),
             early > high};
 }
 
@@ -315,8 +312,8 @@ wave_reads wave_dram_reads(const shape& s, int element_bytes, std::int64_t strip
     // the low end of the reads) or dropped from its start (0.9 ×: the high end). Where no curve
     // was measured, the H100's and H200's edge, which both span 0.9 … 1.25.
     const auto step = [](double edge) { return [edge](double x) { return x > edge ? 1.0 : 0.0; }; };
-    const auto low = shared_sweep(c_share_per_partition, usable, step(edge_end));
-    const auto high = shared_sweep(c_share_per_partition, usable, step(edge_start),
+    const auto low = shared_sweep(c_share_per_partition, usable, step(l2_edge_end));
+    const auto high = shared_sweep(c_share_per_partition, usable, step(l2_edge_start),
                                    std::size_t(std::max(1, concurrent_waves)));
     w.concurrent_waves = std::max(1, concurrent_waves);
     w.edge_low_bytes = low.a + low.b + w.c_bytes;
