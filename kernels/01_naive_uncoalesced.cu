@@ -15,8 +15,12 @@ namespace {
 constexpr int block = 32;
 // One output per thread, K walked an element at a time; ptxas (nvcc 13.0, sm_90a) allocates 32
 // registers.
-constexpr kernels::launch_info info{
-    .tile_m = block, .tile_n = block, .tile_k = 1, .threads = block * block, .registers = 32};
+constexpr kernels::launch_info info{.tile_m = block,
+                                    .tile_n = block,
+                                    .tile_k = 1,
+                                    .threads = block * block,
+                                    .registers = 32,
+                                    .grid_x_down_m = true};
 
 __global__ void naive_uncoalesced_kernel(int m, int n, int k, float alpha, const float* a,
                                          const float* b, float beta, float* c) {

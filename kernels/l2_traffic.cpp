@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "model/rung_model.hpp"
+#include "one_wave_fabric.hpp"
 #include "tensor/tma_l2_promotion.hpp"
 
 namespace tgemm::kernels {
@@ -21,9 +24,26 @@ bool differs(double low, double high) {
     return high > low * (1 + 1e-9);
 }
 
+// The share of A's and B's bytes read on one side where the launch fits in one wave and its
+// GPU's first waves were logged for the CTAs it deals each SM; nothing otherwise.
+std::optional<one_sided> one_wave_share(const shape& s, const l2_operands& e,
+                                        const l2_placement& where) {
+    if (!e.one_tile_per_cta || e.tile_m <= 0 || e.tile_n <= 0 || where.sm_count <= 0 ||
+        where.ctas_per_sm <= 0)
+        return std::nullopt;
+    const std::int64_t ctas = ((s.m + e.tile_m - 1) / e.tile_m) * ((s.n + e.tile_n - 1) / e.tile_n);
+    if (ctas > std::int64_t(where.ctas_per_sm) * where.sm_count) return std::nullopt;
+    const std::int64_t dealt = (ctas + where.sm_count - 1) / where.sm_count;
+    if (dealt >= std::int64_t(where.first_wave.size())) return std::nullopt;
+    const auto runs = where.first_wave[std::size_t(dealt)];
+    if (runs.empty()) return std::nullopt;
+    return one_sided_share(s, {e.tile_m, e.tile_n, e.grid_x_down_m}, runs);
+}
+
 }  // namespace
 
-void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int partitions) {
+void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int partitions,
+                    const l2_placement& where) {
     if (partitions <= 0) {
         r.notes.emplace_back(
             "L2 traffic: not modelled: how this GPU's L2 is partitioned is not known");
@@ -70,7 +90,16 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     // kernels with promotion off, docs/models/l2.md "TMA loads"; 128 bytes or none adds nothing).
     const bool promoted = r.tma_load_bytes.value_or(0) > 0 && tensor::tma_l2_promotion_bytes == 256;
     const auto promotion = [&](double ab_reads) { return promoted ? far * ab_reads : 0.0; };
-    r.l2_fabric_bytes = (partitions - 1) * ab + c_cross + promotion(ab);
+    // A launch of one wave: the share of A and B read on one side crosses (P-1)/P times. Not for
+    // TMA loads: the measurements behind the rule are of rungs that load through L1, and how the
+    // maps' promotion (above) meets a strip read on one side is not known.
+    const auto one_wave = one_wave_share(s, e, where);
+    const auto crossings_at = [&](double ab_reads, double one_sided) {
+        return (partitions - 1) * ab_reads * (1 - one_sided) + far * ab_reads * one_sided;
+    };
+    const double one_sided_mean = one_wave ? one_wave->mean : 0;
+    const auto crossings = [&](double ab_reads) { return crossings_at(ab_reads, one_sided_mean); };
+    r.l2_fabric_bytes = crossings(ab) + c_cross + promotion(ab);
 
     double low = *r.l2_fabric_bytes;
     double high = low;
@@ -87,11 +116,31 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
             "A and B are read from DRAM more than once, and a refill may serve only the "
             "partition that missed");
     } else if (differs(stored_low, stored)) {
-        low = (partitions - 1) * ab_low + far * (c_read + stored_low) + promotion(ab_low);
+        low = crossings(ab_low) + far * (c_read + stored_low) + promotion(ab_low);
     }
-    high = std::max(high, (partitions - 1) * ab_high + c_cross + promotion(ab_high));
+    high = std::max(high, crossings(ab_high) + c_cross + promotion(ab_high));
     const std::int64_t grid_n = e.tile_n > 0 ? (s.n + e.tile_n - 1) / e.tile_n : 0;
-    if (grid_n > 0 && grid_n < shortest_one_side_run) {
+    if (one_wave) {
+        // Where the start moves the fabric beyond the tolerance (a launch of few CTAs), the
+        // value alone would not do: from the most one-sided start to every strip on both sides
+        // (Nsight Compute measured sm90_fp32's 32 CTAs at 1024³ on the H100 so, docs/models/l2.md).
+        const auto at = [&](double share) {
+            return crossings_at(ab, share) + c_cross + promotion(ab);
+        };
+        const double value = *r.l2_fabric_bytes;
+        if (at(one_wave->least) > value * (1 + model::l2_tolerance) ||
+            at(one_wave->most) < value * (1 - model::l2_tolerance)) {
+            low = std::min(low, crossings_at(ab_low, one_wave->most) + far * (c_read + stored_low) +
+                                    promotion(ab_low));
+            high = std::max(high, crossings_at(ab_high, 0) + c_cross + promotion(ab_high));
+            add_reason(fmt::format(
+                "a launch of few CTAs: where in the logged order its first CTA lands moves "
+                "{:.0f} … {:.0f} % of A's and B's bytes into strips read on one side (the "
+                "value: {:.0f} %, the mean of every start), and every strip may be read on both",
+                100 * one_wave->least, 100 * one_wave->most, 100 * one_wave->mean));
+        }
+    }
+    if (!one_wave && grid_n > 0 && grid_n < shortest_one_side_run) {
         // A's share of the A and B lines brought from DRAM crosses (P-1)/P instead of P-1 times.
         const double a = double(s.m) * double(s.k);
         const double a_share = a / (a + double(s.k) * double(s.n));
@@ -118,6 +167,22 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
             "TMA multicast loads: whether the partition of each SM a box is delivered to keeps "
             "a copy of a line homed in the other one is not known");
     }
+    // What the collector's window holds besides the kernel, in the count the model predicts.
+    const double window = where.window_fabric_bytes;
+    *r.l2_fabric_bytes += window;
+    low += window;
+    high += window;
+    if (one_wave)
+        r.notes.push_back(fmt::format(
+            "L2 fabric, one wave: {:.1f} % of A's and B's bytes lie in strips whose readers all "
+            "run on one partition's SMs (the logged first waves, every start averaged), and "
+            "cross only for the lines homed on the other",
+            100 * one_sided_mean));
+    if (window > 0)
+        r.notes.push_back(fmt::format(
+            "L2 fabric, the collector's window: {} of it, what a count holds on this GPU with no "
+            "kernel (measured)",
+            mb(window)));
     if (differs(low, high)) {
         r.set_band(keys::l2_fabric_bytes, {low, high, reason});
         r.notes.push_back(

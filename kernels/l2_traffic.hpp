@@ -22,20 +22,44 @@
 // - loads by TMA multicast (bf16_cluster): whether the partition of each SM a box is delivered
 //   to keeps a copy of a far line is not known, so between kept (the rule above) and never kept
 //   (every far request crosses);
-// - a narrow grid (fewer tiles wide than shortest_one_side_run): a strip of A read on one side
-//   only crosses for the lines homed on the other, (P-1)/P of them, rather than P-1 times (low
-//   end).
+// - a narrow grid (fewer tiles wide than shortest_one_side_run) of more than one wave, or on a
+//   GPU whose first waves were not logged: a strip of A read on one side only crosses for the
+//   lines homed on the other, (P-1)/P of them, rather than P-1 times (low end).
+// A launch that fits in one wave, on a GPU whose first waves were logged, gets that as a value
+// instead: the strips read on one side, from the logged order in which the first wave is dealt
+// (one_wave_fabric.hpp).
+// What the tool counts besides the kernel: the collector's counted window holds fabric bytes of
+// its own on some GPUs (gpu_spec::collector_window_fabric_bytes), added to the value and band.
 // TMA loads through the ladder's maps (256-byte L2 promotion, tensor/tma_l2_promotion.hpp) add
 // (P-1)/P of A's and B's DRAM reads: measured against the same kernels with promotion off.
+#include <array>
+#include <span>
+#include <string_view>
+
 #include "core/shape.hpp"
 #include "model/refined_model.hpp"
 
 namespace tgemm::kernels {
 
 struct l2_operands {
-    int ab_element_bytes = 4;  // of A and B
-    int c_element_bytes = 4;   // of C
-    int tile_n = 0;            // columns of C per CTA tile; 0: not known (no narrow-grid band)
+    int ab_element_bytes = 4;    // of A and B
+    int c_element_bytes = 4;     // of C
+    int tile_n = 0;              // columns of C per CTA tile; 0: not known (no narrow-grid band)
+    int tile_m = 0;              // rows; 0: not known (no one-wave rule)
+    bool grid_x_down_m = false;  // launch_info::grid_x_down_m
+    // One CTA per tile, dealt in launch order (not clusters, not persistent CTAs that walk the
+    // tiles): where the one-wave rule holds.
+    bool one_tile_per_cta = false;
+};
+
+// Where a launch's CTAs run and what the count holds besides them: the GPU's SMs, the CTAs of
+// this launch one SM holds at its limits, the logged first waves (model_context::first_wave) and
+// the collector's window. Defaults: none known (no one-wave rule, no window).
+struct l2_placement {
+    int sm_count = 0;
+    int ctas_per_sm = 0;
+    std::array<std::span<const std::string_view>, 6> first_wave{};
+    double window_fabric_bytes = 0;
 };
 
 // The shortest run of consecutive CTAs that took SMs of one L2 partition, measured on either GPU
@@ -47,6 +71,7 @@ inline constexpr int shortest_one_side_run = 8;
 // Sets `r`'s l2_write_bytes and l2_fabric_bytes (and their bands and notes) from its stores,
 // TMA loads and DRAM reads. Leaves them empty, with a note, where those are not predicted (the
 // cuBLAS rows) or `partitions` is 0 (not known).
-void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int partitions);
+void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int partitions,
+                    const l2_placement& where = {});
 
 }  // namespace tgemm::kernels

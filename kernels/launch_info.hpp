@@ -30,6 +30,9 @@ struct launch_info {
     int registers = 0;
     int cluster_size = 1;     // CTAs per thread-block cluster
     bool persistent = false;  // a grid of resident CTAs that walk the tiles
+    // blockIdx.x walks the tiles down M (naive_uncoalesced) rather than across N, so the CTAs
+    // consecutive in launch order share a strip of B rather than of A (the L2 fabric model).
+    bool grid_x_down_m = false;
     // The __global__ function whose attributes must match (for a templated or multi-path
     // kernel, the main instantiation); set by with_kernel in the rung file.
     const void* kernel = nullptr;

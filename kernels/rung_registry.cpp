@@ -25,16 +25,21 @@ bool rung_registry::add(rung r) {
     // and every rung with a known launch its theoretical occupancy from the one calculator, at the
     // limits of the GPU the model is asked for.
     if (r.model)
-        r.model = [model = std::move(r.model),
-                   cta = r.config ? std::optional(r.config->cta()) : std::nullopt,
+        r.model = [model = std::move(r.model), config = r.config,
                    operands = kernels::l2_operands{
                        element_bytes(r.types.ab), element_bytes(r.types.c),
-                       r.config ? r.config->tile_n : 0}](const shape& s, const model_context& mc) {
+                       r.config ? r.config->tile_n : 0, r.config ? r.config->tile_m : 0,
+                       r.config && r.config->grid_x_down_m,
+                       r.config && r.config->cluster_size == 1 &&
+                           !r.config->persistent}](const shape& s, const model_context& mc) {
             auto m = model(s, mc);
-            kernels::add_l2_traffic(m.refined, s, operands, mc.l2_partitions);
+            if (config) m.occupancy = estimate_occupancy(mc.limits, config->cta());
+            const kernels::l2_placement where{mc.sm_count,
+                                              m.occupancy ? m.occupancy->ctas_per_sm : 0,
+                                              mc.first_wave, mc.collector_window_fabric_bytes};
+            kernels::add_l2_traffic(m.refined, s, operands, mc.l2_partitions, where);
             kernels::add_l2_totals(m.refined, s, operands, mc.l2_partitions,
                                    mc.l2_coalescer_fanout);
-            if (cta) m.occupancy = estimate_occupancy(mc.limits, *cta);
             return m;
         };
     m_rungs.push_back(std::move(r));

@@ -95,6 +95,11 @@ const std::vector<gpu_spec>& gpu_specs() {
          // two responses, eight two, nine three (tests/collect/request_coalescer_test.cpp,
          // docs/validation/h100-request-coalescer.log).
          .l2_coalescer_fanout = 4,
+         // 1,692,928 B (within 64 B) in each of the 16 idle windows after the tool's preparation
+         // logged on H100 boards, driver 580.159.04, 50 us and 20 ms alike: 2026-11-25
+         // (h100-collector-known-traffic.log) and two sessions of 2026-11-27
+         // (h100-cupti-ranges.log, h100-cupti-ranges-2.log).
+         .collector_window_fabric_bytes = 1692928,
          .limits = sm_limits_cc90,
          .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
@@ -120,6 +125,9 @@ const std::vector<gpu_spec>& gpu_specs() {
          .l2_bytes = 60LL << 20,
          .l2_partitions = 2,  // GH100 like the H100; 1.5 writes per stored sector measured too
          .l2_coalescer_fanout = 4,  // measured as on the H100 (h200-request-coalescer.log)
+         // 3,328 B in each of the 10 idle windows after the tool's preparation logged
+         // (h200-collector-known-traffic.log, 2026-11-25; h200-cupti-ranges*.log, 2026-11-27).
+         .collector_window_fabric_bytes = 3328,
          .limits = sm_limits_cc90,
          .limits_source = limits_source("9.0"),
          .tensor_fp16_flop_per_clk_sm = 4096,
@@ -175,6 +183,13 @@ int l2_partitions_of(std::string_view key, std::string_view cc) {
 
 int l2_coalescer_fanout_of(std::string_view key, std::string_view cc) {
     return known_of(key, cc, &gpu_spec::l2_coalescer_fanout);
+}
+
+std::int64_t collector_window_fabric_bytes_of(std::string_view key) {
+    const auto want = lower(key);
+    for (const auto& s : gpu_specs())
+        if (s.key == want) return s.collector_window_fabric_bytes;
+    return 0;
 }
 
 std::optional<std::string> key_for_device_name(std::string_view device_name) {

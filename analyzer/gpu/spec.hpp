@@ -31,6 +31,11 @@ struct gpu_spec {
     // request coalescer serves at most (the L2 totals' low end, docs/models/l2.md "The request
     // coalescer"). 0: not known, and the low end lets it merge all requests but one per sector.
     int l2_coalescer_fanout = 0;
+    // L2 fabric bytes the collector's counted window holds with no kernel traffic in it (a 50 us
+    // and a 20 ms spin count the same): the profiler's own, counted in every measurement the tool
+    // makes on this GPU and not by Nsight Compute. Measured by Collector.L2PartitionsOnKnownTraffic
+    // (docs/validation/<gpu>-collector-known-traffic.log); 0 where not measured.
+    std::int64_t collector_window_fabric_bytes = 0;
     int smem_banks = 32;
     // Threads, CTAs, registers and shared memory one SM holds (the occupancy calculation), and
     // where they come from.
@@ -70,6 +75,9 @@ struct peak_rates {
 [[nodiscard]] int l2_partitions_of(std::string_view key, std::string_view cc);
 // The same for the L2 request coalescer's fan-out (gpu_spec::l2_coalescer_fanout).
 [[nodiscard]] int l2_coalescer_fanout_of(std::string_view key, std::string_view cc);
+// gpu_spec::collector_window_fabric_bytes of the GPU with this key (a measurement of that GPU
+// with its driver, so no other GPU's); 0 when unknown.
+[[nodiscard]] std::int64_t collector_window_fabric_bytes_of(std::string_view key);
 // Maps a CUDA device name ("NVIDIA H100 80GB HBM3") to a key, if we know the GPU.
 [[nodiscard]] std::optional<std::string> key_for_device_name(std::string_view device_name);
 

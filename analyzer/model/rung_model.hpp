@@ -2,6 +2,7 @@
 // What a rung's analytic model says about one shape: the seed's textbook count and the refined
 // prediction of what the hardware counters will see.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/shape.hpp"
+#include "gpu/first_wave.hpp"
 #include "gpu/gpu_info.hpp"
 #include "gpu/l2_retention.hpp"
 #include "gpu/occupancy.hpp"
@@ -33,6 +35,11 @@ struct model_context {
     // Requests for one sector one response of the L2 request coalescer serves at most (0: not
     // known; gpu/spec.hpp).
     int l2_coalescer_fanout = 0;
+    // The logged first waves' partition sides, by CTAs dealt to each SM (index 1 … 5; empty: not
+    // logged; gpu/first_wave.hpp), for the L2 fabric of launches that fit in one wave.
+    std::array<std::span<const std::string_view>, 6> first_wave{};
+    // What the collector's counted window holds on this GPU besides the kernel (gpu/spec.hpp).
+    double collector_window_fabric_bytes = 0;
 };
 
 // The context of `gpu`. Throws error_kind::input when its SM limits are unknown (an old profile
@@ -42,12 +49,16 @@ struct model_context {
         throw error(error_kind::input, "no SM limits, L2 size or SM count for GPU '" + gpu.key +
                                            "' (compute capability " + gpu.cc +
                                            "): the models cannot predict it");
-    return {gpu.l2_bytes,
-            gpu.sm_count,
-            gpu.limits,
-            l2_partitions_of(gpu.key, gpu.cc),
-            l2_retention_curves_of(gpu.key),
-            l2_coalescer_fanout_of(gpu.key, gpu.cc)};
+    model_context mc{gpu.l2_bytes,
+                     gpu.sm_count,
+                     gpu.limits,
+                     l2_partitions_of(gpu.key, gpu.cc),
+                     l2_retention_curves_of(gpu.key),
+                     l2_coalescer_fanout_of(gpu.key, gpu.cc)};
+    for (int per = 1; per < int(mc.first_wave.size()); ++per)
+        mc.first_wave[per] = first_wave_sides_of(gpu.key, per);
+    mc.collector_window_fabric_bytes = double(collector_window_fabric_bytes_of(gpu.key));
+    return mc;
 }
 
 struct textbook_model {

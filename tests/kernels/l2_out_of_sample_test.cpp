@@ -36,21 +36,23 @@ namespace {
 //   other partition again while their home still holds them (docs/models/l2.md, "What it
 //   shows", point 3), which the fabric model counts once per DRAM read; blocktiling_1d's at
 //   3072×4608×1024 on the H100 (1.22), whose DRAM reads are a named miss;
-// - the fabric under the value with no band: thread_tiling at 2560×1024×3072 and 2304×1536×2048
-//   (0.77-0.88), vectorized and warptiling at 512×8192×2048 (0.80-0.81).
+// - the fabric under the value with no band: thread_tiling at 2304×1536×2048 on the H200 (0.88,
+//   more than one wave).
+// Since the fabric of launches of one wave (strips read on one partition, from the logged first
+// waves) and the H100 collector's window (1.69 MB of fabric in every count) entered the model,
+// 2026-11-28, 18 fabric rows came in: thread_tiling at 2560×1024×3072, vectorized and warptiling
+// at 512×8192×2048 (0.80-0.81 until then), and of the odd shapes below 13 (0.77-0.88 at
+// 2216×1112×3336, 1.10-1.13 at 1000×3000×704 on the H100).
 const std::set<std::string> known_misses = {
     "h100 naive at 1536×5120×1280 l2_fabric_bytes",           // 1.13 of the value
     "h100 smem_tiling at 1536×5120×1280 l2_fabric_bytes",     // 1.86 of the value
     "h100 blocktiling_1d at 3072×4608×1024 l2_fabric_bytes",  // 1.22 of the value
-    "h100 vectorized at 512×8192×2048 l2_fabric_bytes",       // 0.80 of the value
-    "h100 thread_tiling at 2560×1024×3072 l2_fabric_bytes",   // 0.80 of the value
     "h200 naive at 768×8448×1024 l2_fabric_bytes",            // 1.28 of the value
     "h200 smem_tiling at 768×8448×1024 l2_fabric_bytes",      // 1.22 of the value
     "h200 naive at 2048×4224×1536 l2_fabric_bytes",           // 1.14 of the value
     "h200 smem_tiling at 2048×4224×1536 l2_fabric_bytes",     // 1.12 of the value
     "h200 naive at 1536×5120×1280 l2_fabric_bytes",           // 1.15 of the value
     "h200 smem_tiling at 1536×5120×1280 l2_fabric_bytes",     // 1.29 of the value
-    "h200 warptiling at 512×8192×2048 l2_fabric_bytes",       // 0.81 of the value
     "h200 naive at 1152×4608×1536 l2_fabric_bytes",           // 1.20 of the value
     "h200 smem_tiling at 1152×4608×1536 l2_fabric_bytes",     // 1.41 of the value
     "h200 naive at 1280×7168×1152 l2_fabric_bytes",           // 1.27 of the value
@@ -60,41 +62,25 @@ const std::set<std::string> known_misses = {
     "h200 naive at 3072×3840×1920 l2_fabric_bytes",           // 1.34 of the value
     "h200 smem_tiling at 3072×3840×1920 l2_fabric_bytes",     // 1.20 of the value
     "h200 thread_tiling at 2304×1536×2048 l2_fabric_bytes",   // 0.88 of the value
-    "h200 thread_tiling at 2560×1024×3072 l2_fabric_bytes",
     // The shapes of "CTAs in step sharing an SM and a strip" (docs/models/l2.md), predicted
     // before they were measured (docs/validation/sm-sharing-shapes-README.txt).
     "h200 naive at 1664×6656×1280 l2_fabric_bytes",        // 1.24 of the value
     "h200 smem_tiling at 1664×6656×1280 l2_fabric_bytes",  // 1.80 of the value
     // Four odd shapes, every rung but cuBLAS, predicted before they were measured
     // (docs/validation/odd-shapes-README.txt): the fabric at 2216×1112×3336, a grid 9 tiles of 128
-    // wide, under the value (one wave's strips read on one partition, as the narrow-grid band
-    // allows under 8 tiles; docs/models/l2.md, "What is still open"), and above it at
-    // 1000×3000×704 and 776×9992×552. Until the request band for a CTA and the one that next
+    // wide, of bf16_wgmma (more than a wave; 0.80 of the value) and of bf16_mma on the H200 (one
+    // wave; 0.88 of the value before the one-wave rule, 1.10 with it), and above the value at
+    // 776×9992×552. Until the request band for a CTA and the one that next
     // takes its SM reading one strip of A (kernels/l2_requests.hpp, successor_shared_bytes), also
     // smem_tiling's requests at 776×9992×552 (0.77 of the value on both GPUs).
-    "h100 naive at 1000×3000×704 l2_fabric_bytes",            // 1.12 of the value
-    "h100 bf16_wmma at 1000×3000×704 l2_fabric_bytes",        // 1.11 of the value
-    "h100 bf16_mma at 1000×3000×704 l2_fabric_bytes",         // 1.13 of the value
-    "h100 bf16_ws at 1000×3000×704 l2_fabric_bytes",          // 1.10 of the value
-    "h100 vectorized at 2216×1112×3336 l2_fabric_bytes",      // 0.79 of the value
-    "h100 warptiling at 2216×1112×3336 l2_fabric_bytes",      // 0.79 of the value
-    "h100 warptiling_sub at 2216×1112×3336 l2_fabric_bytes",  // 0.86 of the value
-    "h100 bf16_wmma at 2216×1112×3336 l2_fabric_bytes",       // 0.88 of the value
-    "h100 bf16_mma at 2216×1112×3336 l2_fabric_bytes",        // 0.88 of the value
-    "h100 naive at 776×9992×552 l2_fabric_bytes",             // 1.36 of the value
-    "h100 smem_tiling at 776×9992×552 l2_fabric_bytes",       // 1.35 of the value
-    "h100 blocktiling_1d at 776×9992×552 l2_fabric_bytes",    // 1.18 of the value
-    "h200 thread_tiling at 2216×1112×3336 l2_fabric_bytes",   // 0.86 of the value
-    "h200 vectorized at 2216×1112×3336 l2_fabric_bytes",      // 0.77 of the value
-    "h200 warptiling at 2216×1112×3336 l2_fabric_bytes",      // 0.77 of the value
-    "h200 warptiling_sub at 2216×1112×3336 l2_fabric_bytes",  // 0.82 of the value
-    "h200 bf16_wmma at 2216×1112×3336 l2_fabric_bytes",       // 0.85 of the value
-    "h200 bf16_mma at 2216×1112×3336 l2_fabric_bytes",        // 0.88 of the value
-    "h200 bf16_wgmma at 2216×1112×3336 l2_fabric_bytes",      // 0.80 of the value
-    "h200 naive at 776×9992×552 l2_fabric_bytes",             // 1.11 of the value
-    "h200 smem_tiling at 776×9992×552 l2_fabric_bytes",       // 1.11 of the value
-    "h200 blocktiling_1d at 776×9992×552 l2_fabric_bytes",    // 1.12 of the value   // 0.77 of the
-                                                              // value
+    "h100 naive at 776×9992×552 l2_fabric_bytes",           // 1.36 of the value
+    "h100 smem_tiling at 776×9992×552 l2_fabric_bytes",     // 1.35 of the value
+    "h100 blocktiling_1d at 776×9992×552 l2_fabric_bytes",  // 1.18 of the value
+    "h200 bf16_mma at 2216×1112×3336 l2_fabric_bytes",      // 1.10 of the value
+    "h200 bf16_wgmma at 2216×1112×3336 l2_fabric_bytes",    // 0.80 of the value
+    "h200 naive at 776×9992×552 l2_fabric_bytes",           // 1.11 of the value
+    "h200 smem_tiling at 776×9992×552 l2_fabric_bytes",     // 1.11 of the value
+    "h200 blocktiling_1d at 776×9992×552 l2_fabric_bytes",  // 1.12 of the value
 };
 
 struct counts {
@@ -151,7 +137,7 @@ TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
     // 238 rows (80, 28, 24, 20, 18 and 68), five counters each (the writes and fabric of every
     // row; the requests and totals where the rung models them).
     EXPECT_EQ(compared, 1190);
-    EXPECT_EQ(missed, GetParam() == "h100" ? 17 : 29);
+    EXPECT_EQ(missed, GetParam() == "h100" ? 6 : 22);  // 17 and 29 before the one-wave rule
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "dram_expectations.hpp"
+#include "gpu_context.hpp"
 #include "l2_expectations.hpp"
 #include "model/levels.hpp"
 #include "shipped_profiles.hpp"
@@ -109,7 +110,7 @@ struct compared {
 
 // Every non-cuBLAS row of `counts` against the models of the GPU of `gpu`'s shipped profile.
 compared check_models(const std::string& gpu, const comparisons& counts) {
-    const auto mc = model_context_for(test::shipped(gpu).gpu);
+    const auto mc = test::for_ncu(model_context_for(test::shipped(gpu).gpu));
     compared done;
     for (const auto& [pair, n] : counts) {
         const auto& [kernel, size] = pair;

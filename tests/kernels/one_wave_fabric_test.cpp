@@ -1,0 +1,134 @@
+// The fabric of launches that fit in one wave (kernels/one_wave_fabric.hpp, kernels/l2_traffic.hpp;
+// docs/models/l2.md, "A launch of one wave") on hand-computed cases, and the collector's window.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string_view>
+
+#include "gpu_context.hpp"
+#include "l2_traffic.hpp"
+#include "model_notes.hpp"
+#include "one_wave_fabric.hpp"
+#include "rung.hpp"
+
+using namespace tgemm;
+using kernels::one_sided_share;
+
+namespace {
+// Four SMs: the first two on one partition, the last two on the other.
+constexpr std::array<std::string_view, 1> halves{"0011"};
+}  // namespace
+
+// A grid of 2 × 2 CTAs over "0011": CTAs 0 and 1 (row 0), 2 and 3 (row 1). Starting at SM 0 or
+// 2, each row sits on one side and both columns on both; starting at SM 1 or 3, every strip on
+// both. Rows are strips of A: 64 of the 192 rows and columns of A and B, so the share is 1/3 at
+// two starts of four: mean 1/6, least 0, most 1/3.
+TEST(OneWaveFabric, RowsOnOneSideByHand) {
+    const shape s{64, 128, 100};
+    const auto r = one_sided_share(s, {32, 64, false}, halves);
+    EXPECT_DOUBLE_EQ(r.mean, 1.0 / 6);
+    EXPECT_DOUBLE_EQ(r.least, 0);
+    EXPECT_DOUBLE_EQ(r.most, 1.0 / 3);
+}
+
+// blockIdx.x down M (naive_uncoalesced): consecutive CTAs share a column of tiles, a strip of B,
+// 128 of the 192: mean 1/3, most 2/3.
+TEST(OneWaveFabric, GridXDownMPutsBOnOneSide) {
+    const shape s{64, 128, 100};
+    const auto r = one_sided_share(s, {32, 64, true}, halves);
+    EXPECT_DOUBLE_EQ(r.mean, 1.0 / 3);
+    EXPECT_DOUBLE_EQ(r.most, 2.0 / 3);
+}
+
+// Edge tiles count their own rows: M = 48 with tiles of 32 gives strips of 32 and 16 rows.
+TEST(OneWaveFabric, EdgeStripsCountTheirRows) {
+    const shape s{48, 64, 10};
+    // Starting at 0 or 2 both rows (32 + 16 of 112 rows and columns) are one-sided.
+    const auto r = one_sided_share(s, {32, 32, false}, halves);
+    EXPECT_DOUBLE_EQ(r.most, 48.0 / 112);
+    EXPECT_DOUBLE_EQ(r.mean, 48.0 / 112 / 2);
+}
+
+TEST(OneWaveFabric, NoRunsNoShare) {
+    const auto r = one_sided_share(shape{64, 64, 64}, {32, 32, false}, {});
+    EXPECT_EQ(r.mean, 0);
+    EXPECT_EQ(r.most, 0);
+}
+
+// Through the L2 traffic model: 2048³ FP32, whole-sector stores, operands read once
+// (A + B 32 MiB, C 16 MiB), a 2 × 2 grid of 1024 × 1024 tiles on "0011" with 1 CTA per SM:
+// A's and B's crossings (P − 1) × (1 − ¼) + ½ × ¼ of 32 MiB (the rows, half of A and B, one-sided
+// at two starts of four), C's half of its read and store; the window on top. The starts move it
+// from 40 to 48 MiB about 44, within the tolerance: no band.
+TEST(OneWaveFabric, TheModelTakesTheMeanShareAndTheWindow) {
+    constexpr double mib = 1024.0 * 1024.0;
+    refined_model r;
+    r.dram_read_bytes = 48 * mib;
+    r.l1_global_store_bytes = 16 * mib;
+    kernels::l2_operands e{4, 4, 1024, 1024, false, true};
+    kernels::l2_placement where{4, 1, {}, 1000};
+    where.first_wave[1] = halves;
+    kernels::add_l2_traffic(r, shape{2048, 2048, 2048}, e, 2, where);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 32 * mib * 0.75 + 0.5 * 32 * mib * 0.25 + 16 * mib + 1000);
+    EXPECT_TRUE(test::has_note(r, "L2 fabric, one wave:"));
+    EXPECT_TRUE(test::has_note(r, "L2 fabric, the collector's window:"));
+    EXPECT_FALSE(r.l2_fabric_band);
+}
+
+// Runs "0000" (every strip one-sided at every start) and "0101" (the columns only, half of A and
+// B): shares 1 and ½ about ¾; the fabric 32 and 40 MiB about 36, 11 % above at the least: a band
+// from the most one-sided start (32 MiB) to every strip on both sides (48 MiB).
+TEST(OneWaveFabric, StartsThatMoveItBeyondTheToleranceGiveABand) {
+    constexpr double mib = 1024.0 * 1024.0;
+    constexpr std::array<std::string_view, 2> runs{"0000", "0101"};
+    refined_model r;
+    r.dram_read_bytes = 48 * mib;
+    r.l1_global_store_bytes = 16 * mib;
+    kernels::l2_operands e{4, 4, 1024, 1024, false, true};
+    kernels::l2_placement where{4, 1, {}, 0};
+    where.first_wave[1] = runs;
+    kernels::add_l2_traffic(r, shape{2048, 2048, 2048}, e, 2, where);
+    EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 36 * mib);
+    ASSERT_TRUE(r.l2_fabric_band);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 32 * mib);
+    EXPECT_DOUBLE_EQ(r.l2_fabric_band->high, 48 * mib);
+    EXPECT_NE(r.l2_fabric_band->reason.find("a launch of few CTAs"), std::string::npos);
+}
+
+// More CTAs than one wave holds, or a GPU whose first waves were not logged: every strip on both
+// sides, as before.
+TEST(OneWaveFabric, OnlyLaunchesOfOneWaveOnLoggedGpus) {
+    constexpr double mib = 1024.0 * 1024.0;
+    kernels::l2_operands e{4, 4, 1024, 1024, false, true};
+    for (const int sms : {2, 0}) {
+        refined_model r;
+        r.dram_read_bytes = 48 * mib;
+        r.l1_global_store_bytes = 16 * mib;
+        kernels::l2_placement where{sms, 1, {}, 0};
+        where.first_wave[1] = halves;
+        if (sms == 0) where.first_wave[1] = {};
+        kernels::add_l2_traffic(r, shape{2048, 2048, 2048}, e, 2, where);
+        EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 32 * mib + 16 * mib) << sms;
+    }
+}
+
+// The shipped rungs on the GPUs: the H100's window is in every fabric value, the H200's is 3 KB;
+// vectorized at 2216×1112×3336 (162 CTAs, 2 per SM: one wave) takes the one-wave value, below
+// every strip on both sides, with no band; at 4096³ (1024 CTAs) it does not.
+TEST(OneWaveFabric, ShippedRungsOnTheH100AndH200) {
+    const auto& vec = rung_registry::get().find("vectorized");
+    const auto h100 = test::context_of("h100");
+    const auto both_sides = [&](const shape& s) {
+        auto mc = test::for_ncu(h100);
+        mc.first_wave = {};
+        return *vec.model(s, mc).refined.l2_fabric_bytes;
+    };
+    const shape one_wave{2216, 1112, 3336}, waves{4096, 4096, 4096};
+    EXPECT_DOUBLE_EQ(*vec.model(waves, h100).refined.l2_fabric_bytes, both_sides(waves) + 1692928);
+    const auto r = vec.model(one_wave, test::for_ncu(h100)).refined;
+    EXPECT_LT(*r.l2_fabric_bytes, 0.9 * both_sides(one_wave));
+    EXPECT_TRUE(test::has_note(r, "L2 fabric, one wave:"));
+    EXPECT_DOUBLE_EQ(test::context_of("h200").collector_window_fabric_bytes, 3328);
+    EXPECT_EQ(test::context_of("a100").collector_window_fabric_bytes, 0);
+    EXPECT_TRUE(test::context_of("a100").first_wave[2].empty());
+}
