@@ -81,6 +81,18 @@ const std::set<std::string> known_misses = {
     "h200 naive at 776×9992×552 l2_fabric_bytes",           // 1.11 of the value
     "h200 smem_tiling at 776×9992×552 l2_fabric_bytes",     // 1.11 of the value
     "h200 blocktiling_1d at 776×9992×552 l2_fabric_bytes",  // 1.12 of the value
+    // Six shapes most rungs launch in one wave, predicted before they were measured
+    // (docs/validation/one-wave-shapes-README.txt): on the H100 bf16_wgmma at 1408×1664×2048
+    // (143 CTAs, one more wave of 11) and blocktiling_1d at 3840×640×1792 (2.3 waves of a grid 10
+    // wide), under the value with the window (0.89, 0.87; 0.96 and 0.91 of it without), and
+    // bf16_wgmma at 2560×768×3000 (one wave, 0.87: more strips on one side than the mean start
+    // gives); on the H200 naive and smem_tiling at 640×5120×1536 above it (1.10, 1.48: the wide
+    // grids above).
+    "h100 bf16_wgmma at 1408×1664×2048 l2_fabric_bytes",
+    "h100 blocktiling_1d at 3840×640×1792 l2_fabric_bytes",
+    "h100 bf16_wgmma at 2560×768×3000 l2_fabric_bytes",
+    "h200 naive at 640×5120×1536 l2_fabric_bytes",
+    "h200 smem_tiling at 640×5120×1536 l2_fabric_bytes",
 };
 
 struct counts {
@@ -129,15 +141,16 @@ class L2OutOfSample : public ::testing::TestWithParam<std::string> {};
 TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
     int compared = 0, missed = 0;
     for (const auto* set : {"readers-shapes", "walks-shapes", "sweep-shapes", "drifting-shapes",
-                            "sm-sharing-shapes", "odd-shapes"}) {
+                            "sm-sharing-shapes", "odd-shapes", "one-wave-shapes"}) {
         const auto n = check_set(GetParam(), set);
         compared += n.compared;
         missed += n.missed;
     }
-    // 238 rows (80, 28, 24, 20, 18 and 68), five counters each (the writes and fabric of every
-    // row; the requests and totals where the rung models them).
-    EXPECT_EQ(compared, 1190);
-    EXPECT_EQ(missed, GetParam() == "h100" ? 6 : 22);  // 17 and 29 before the one-wave rule
+    // 340 rows (80, 28, 24, 20, 18, 68 and 102), five counters each (the writes and fabric of
+    // every row; the requests and totals where the rung models them).
+    EXPECT_EQ(compared, 1700);
+    // 17 and 29 before the one-wave rule; the one-wave shapes add 3 and 2.
+    EXPECT_EQ(missed, GetParam() == "h100" ? 9 : 24);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),

@@ -87,6 +87,12 @@ const std::set<std::string> known_misses = {
     "h100 smem_tiling at 776×9992×552 reads",
     "h100 thread_tiling at 2216×1112×3336 reads",
     "h200 naive_uncoalesced at 6000×512×2504 reads",
+    // Six shapes most rungs launch in one wave, predicted before they were measured (2026-11-28,
+    // docs/validation/one-wave-shapes-README.txt): on the H200, naive_uncoalesced at
+    // 3840×640×1792 (+18 % over its band's high end, A at 0.87 of the half) and smem_tiling at
+    // 640×5120×1536 (+23 %, the wide grids' re-reads above); the H100 inside on all 204 values.
+    "h200 naive_uncoalesced at 3840×640×1792 reads",
+    "h200 smem_tiling at 640×5120×1536 reads",
 };
 
 // Every row of `<gpu>-<set>.json` within the model or its band but the named misses, and each
@@ -169,3 +175,13 @@ TEST_P(OddShapes, DramWithinTheModelOrItsBand) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, OddShapes, ::testing::Values("h100", "h200"));
+
+// Six shapes most rungs launch in one wave, every rung but cuBLAS, predicted before they were
+// measured (docs/validation/one-wave-shapes-README.txt).
+class OneWaveShapes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OneWaveShapes, DramWithinTheModelOrItsBand) {
+    expect_within_or_named(GetParam(), "one-wave-shapes", 102, GetParam() == "h100" ? 0 : 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpus, OneWaveShapes, ::testing::Values("h100", "h200"));
