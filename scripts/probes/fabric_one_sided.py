@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The L2 fabric of launches that fit in one wave, with each strip's readers on the partitions of
-the SMs the first wave is dealt to (a lead for docs/models/l2.md, "What is still open"; not in the
-model).
+the SMs the first wave is dealt to, each logged start as it was: the lead the model's rule came
+from (docs/models/l2.md, "A launch of one wave"; the model, kernels/one_wave_fabric.cpp, averages
+every start of every logged run and adds the H100 collector's window).
 
     fabric_one_sided.py PLACEMENT_LOG PARTITION_LOG PROFILE...
 
