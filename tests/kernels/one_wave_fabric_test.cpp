@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,7 @@ using namespace tgemm;
 using kernels::one_sided_share;
 
 namespace {
+constexpr double mib = 1024.0 * 1024.0;
 // Four SMs: the first two on one partition, the last two on the other.
 constexpr std::array<std::string_view, 1> halves{"0011"};
 }  // namespace
@@ -59,20 +61,24 @@ TEST(OneWaveFabric, NoRunsNoShare) {
     EXPECT_EQ(r.most, 0);
 }
 
-// Through the L2 traffic model: 2048³ FP32, whole-sector stores, operands read once
-// (A + B 32 MiB, C 16 MiB), a 2 × 2 grid of 1024 × 1024 tiles on "0011" with 1 CTA per SM:
-// A's and B's crossings (P − 1) × (1 − ¼) + ½ × ¼ of 32 MiB (the rows, half of A and B, one-sided
-// at two starts of four), C's half of its read and store; the window on top. The starts move it
-// from 40 to 48 MiB about 44, within the tolerance: no band.
-TEST(OneWaveFabric, TheModelTakesTheMeanShareAndTheWindow) {
-    constexpr double mib = 1024.0 * 1024.0;
+// Through the L2 traffic model: 2048³ FP32, whole-sector stores, operands read once (A + B
+// 32 MiB, C 16 MiB), a 2 × 2 grid of 1024 × 1024 tiles, 1 CTA per SM on `sms` SMs dealt as the
+// runs say, and a window.
+static refined_model fabric_of(std::span<const std::string_view> runs, int sms, double window) {
     refined_model r;
     r.dram_read_bytes = 48 * mib;
     r.l1_global_store_bytes = 16 * mib;
-    kernels::l2_operands e{4, 4, 1024, 1024, false, true};
-    kernels::l2_placement where{4, 1, {}, 1000};
-    where.first_wave[1] = halves;
-    kernels::add_l2_traffic(r, shape{2048, 2048, 2048}, e, 2, where);
+    kernels::l2_placement where{sms, 1, {}, window};
+    where.first_wave[1] = runs;
+    kernels::add_l2_traffic(r, shape{2048, 2048, 2048}, {4, 4, 1024, 1024, false, true}, 2, where);
+    return r;
+}
+
+// On "0011": A's and B's crossings (P − 1) × (1 − ¼) + ½ × ¼ of 32 MiB (the rows, half of A and
+// B, one-sided at two starts of four), C's half of its read and store; the window on top. The
+// starts move it from 40 to 48 MiB about 44, within the tolerance: no band.
+TEST(OneWaveFabric, TheModelTakesTheMeanShareAndTheWindow) {
+    const auto r = fabric_of(halves, 4, 1000);
     EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 32 * mib * 0.75 + 0.5 * 32 * mib * 0.25 + 16 * mib + 1000);
     EXPECT_TRUE(test::has_note(r, "L2 fabric, one wave:"));
     EXPECT_TRUE(test::has_note(r, "L2 fabric, the collector's window:"));
@@ -83,15 +89,8 @@ TEST(OneWaveFabric, TheModelTakesTheMeanShareAndTheWindow) {
 // B): shares 1 and ½ about ¾; the fabric 32 and 40 MiB about 36, 11 % above at the least: a band
 // from the most one-sided start (32 MiB) to every strip on both sides (48 MiB).
 TEST(OneWaveFabric, StartsThatMoveItBeyondTheToleranceGiveABand) {
-    constexpr double mib = 1024.0 * 1024.0;
     constexpr std::array<std::string_view, 2> runs{"0000", "0101"};
-    refined_model r;
-    r.dram_read_bytes = 48 * mib;
-    r.l1_global_store_bytes = 16 * mib;
-    kernels::l2_operands e{4, 4, 1024, 1024, false, true};
-    kernels::l2_placement where{4, 1, {}, 0};
-    where.first_wave[1] = runs;
-    kernels::add_l2_traffic(r, shape{2048, 2048, 2048}, e, 2, where);
+    const auto r = fabric_of(runs, 4, 0);
     EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 36 * mib);
     ASSERT_TRUE(r.l2_fabric_band);
     EXPECT_DOUBLE_EQ(r.l2_fabric_band->low, 32 * mib);
@@ -99,21 +98,11 @@ TEST(OneWaveFabric, StartsThatMoveItBeyondTheToleranceGiveABand) {
     EXPECT_NE(r.l2_fabric_band->reason.find("a launch of few CTAs"), std::string::npos);
 }
 
-// More CTAs than one wave holds, or a GPU whose first waves were not logged: every strip on both
-// sides, as before.
+// More CTAs than one wave holds (4 on 2 SMs), or a GPU whose first waves were not logged: every
+// strip on both sides, as before.
 TEST(OneWaveFabric, OnlyLaunchesOfOneWaveOnLoggedGpus) {
-    constexpr double mib = 1024.0 * 1024.0;
-    kernels::l2_operands e{4, 4, 1024, 1024, false, true};
-    for (const int sms : {2, 0}) {
-        refined_model r;
-        r.dram_read_bytes = 48 * mib;
-        r.l1_global_store_bytes = 16 * mib;
-        kernels::l2_placement where{sms, 1, {}, 0};
-        where.first_wave[1] = halves;
-        if (sms == 0) where.first_wave[1] = {};
-        kernels::add_l2_traffic(r, shape{2048, 2048, 2048}, e, 2, where);
-        EXPECT_DOUBLE_EQ(*r.l2_fabric_bytes, 32 * mib + 16 * mib) << sms;
-    }
+    EXPECT_DOUBLE_EQ(*fabric_of(halves, 2, 0).l2_fabric_bytes, 32 * mib + 16 * mib);
+    EXPECT_DOUBLE_EQ(*fabric_of({}, 4, 0).l2_fabric_bytes, 32 * mib + 16 * mib);
 }
 
 // The shipped rungs on the GPUs: the H100's window is in every fabric value, the H200's is 3 KB;
