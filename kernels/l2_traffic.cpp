@@ -33,11 +33,14 @@ std::optional<one_sided> one_wave_share(const shape& s, const l2_operands& e,
         return std::nullopt;
     const std::int64_t ctas = ((s.m + e.tile_m - 1) / e.tile_m) * ((s.n + e.tile_n - 1) / e.tile_n);
     if (ctas > std::int64_t(where.ctas_per_sm) * where.sm_count) return std::nullopt;
+    const one_wave_grid grid{e.tile_m, e.tile_n, e.grid_x_down_m};
+    if (ctas <= where.sm_count && where.small_launches.known())
+        return small_launch_share(s, grid, where.small_launches);
     const std::int64_t dealt = (ctas + where.sm_count - 1) / where.sm_count;
     if (dealt >= std::int64_t(where.first_wave.size())) return std::nullopt;
     const auto runs = where.first_wave[std::size_t(dealt)];
     if (runs.empty()) return std::nullopt;
-    return one_sided_share(s, {e.tile_m, e.tile_n, e.grid_x_down_m}, runs);
+    return one_sided_share(s, grid, runs);
 }
 
 }  // namespace

@@ -37,6 +37,7 @@
 #include <string_view>
 
 #include "core/shape.hpp"
+#include "gpu/first_wave.hpp"
 #include "model/refined_model.hpp"
 
 namespace tgemm::kernels {
@@ -60,6 +61,7 @@ struct l2_placement {
     int ctas_per_sm = 0;
     std::array<std::span<const std::string_view>, 6> first_wave{};
     double window_fabric_bytes = 0;
+    small_launch_dispatch small_launches{};  // launches of no more CTAs than SMs
 };
 
 // The shortest run of consecutive CTAs that took SMs of one L2 partition, measured on either GPU

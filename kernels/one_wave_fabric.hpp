@@ -8,11 +8,14 @@
 // partition. Which SM takes which CTA: the first wave is dealt in an order the GPU repeats (the
 // logged first waves, gpu/first_wave.hpp), but where in that order CTA 0 lands moves from launch
 // to launch (SM 0 took CTA 44 in one run, 76 or 8 in others). So CTA i takes the side the logged
-// wave gave CTA (i + t) mod SMs, averaged over every start t and every logged run.
+// wave gave CTA (i + t) mod SMs, averaged over every start t and every logged run. A launch of no
+// more CTAs than SMs is dealt otherwise, by a rule read off every such launch logged
+// (gpu/first_wave.hpp, small_launch_dispatch), averaged over its start columns.
 #include <span>
 #include <string_view>
 
 #include "core/shape.hpp"
+#include "gpu/first_wave.hpp"
 
 namespace tgemm::kernels {
 
@@ -35,5 +38,10 @@ struct one_sided {
 };
 [[nodiscard]] one_sided one_sided_share(const shape& s, const one_wave_grid& g,
                                         std::span<const std::string_view> runs);
+
+// The same for a launch of no more CTAs than SMs, dealt as `d` says, over every start column.
+// All 0 when `d` is not known or the grid has more CTAs than `d` has SMs.
+[[nodiscard]] one_sided small_launch_share(const shape& s, const one_wave_grid& g,
+                                           const small_launch_dispatch& d);
 
 }  // namespace tgemm::kernels

@@ -34,9 +34,9 @@ bool rung_registry::add(rung r) {
                            !r.config->persistent}](const shape& s, const model_context& mc) {
             auto m = model(s, mc);
             if (config) m.occupancy = estimate_occupancy(mc.limits, config->cta());
-            const kernels::l2_placement where{mc.sm_count,
-                                              m.occupancy ? m.occupancy->ctas_per_sm : 0,
-                                              mc.first_wave, mc.collector_window_fabric_bytes};
+            const kernels::l2_placement where{
+                mc.sm_count, m.occupancy ? m.occupancy->ctas_per_sm : 0, mc.first_wave,
+                mc.collector_window_fabric_bytes, mc.small_launches};
             kernels::add_l2_traffic(m.refined, s, operands, mc.l2_partitions, where);
             kernels::add_l2_totals(m.refined, s, operands, mc.l2_partitions,
                                    mc.l2_coalescer_fanout);

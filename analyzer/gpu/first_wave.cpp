@@ -1,5 +1,6 @@
 #include "gpu/first_wave.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace tgemm {
@@ -170,7 +171,60 @@ constexpr std::array<std::string_view, 8> h200_5{{
     "000000000000000000000000000000000000000000000000000000001111111111",
 }};
 
+// The H100's and the H200's small launches (the same on both, on four boards): read off
+// docs/validation/<gpu>-cta-placement-small.log and -small-6.log, 676 launches of 1 to 132 CTAs,
+// every one listed exactly (tests/gpu/first_wave_test.cpp); the sides from
+// <gpu>-l2-partition-map.log. The groups are the blocks of SM numbers the domains of the request
+// coalescer also follow (0-63 in four of 16, 64-119 in four of 14), the columns a pair of SMs
+// (one TPC) in each.
+constexpr std::array<std::int16_t, 132> priority{{
+    124, 126, 128, 130, 125, 127, 129, 131, 0,   2,   4,   6,   8,   10,  12,  14,  16,  18,  20,
+    22,  24,  26,  28,  30,  32,  34,  36,  38,  40,  42,  44,  46,  48,  50,  52,  54,  56,  58,
+    60,  62,  64,  66,  68,  70,  72,  74,  76,  78,  80,  82,  84,  86,  88,  90,  92,  94,  96,
+    98,  100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 120, 122, 1,   3,   5,   7,   9,   11,
+    13,  15,  17,  19,  21,  23,  25,  27,  29,  31,  33,  35,  37,  39,  41,  43,  45,  47,  49,
+    51,  53,  55,  57,  59,  61,  63,  65,  67,  69,  71,  73,  75,  77,  79,  81,  83,  85,  87,
+    89,  91,  93,  95,  97,  99,  101, 103, 105, 107, 109, 111, 113, 115, 117, 119, 121, 123,
+}};
+
+constexpr std::array<std::int16_t, 132> column{{
+    0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 0,  0,  1,  1,  2,  2,  3,  3,  4, 4, 5,
+    5, 6, 6, 7, 7, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5,  6,  6,  7,  7,  0,  0,  1,  1, 2, 2,
+    3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 1, 1, 2, 2, 3, 3, 4,  4,  5,  5,  6,  6,  7,  7,  1, 1, 2,
+    2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 1, 1, 2, 2, 3, 3,  4,  4,  5,  5,  6,  6,  7,  7, 1, 1,
+    2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 6, 6, 7, 7, -1, -1, -1, -1, -1, -1, -1, -1,
+}};
+
+constexpr std::array<std::int16_t, 132> group{{
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,  1,  1,  1,  1,  1,  1,  1,  1, 1, 1,
+    1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,  2,  2,  2,  2,  3,  3,  3,  3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4,  4,  4,  4,  4,  4,  4,  4,  5, 5, 5,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6,  6,  6,  6,  6,  6,  6,  6,  6, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, -1, -1, -1, -1, -1, -1, -1, -1,
+}};
+
+constexpr std::string_view sm_sides =
+    "001111110000001100111111000000110011111100000011001111110000001111"
+    "111100000011111111000000111111110000001111111100000011001100000000";
+
 }  // namespace
+
+std::vector<int> small_launch_dispatch::order(int n, int start) const {
+    n = std::clamp(n, 0, int(priority.size()));
+    std::vector<int> sms(priority.begin(), priority.begin() + n);
+    const auto place = [&](int sm) {
+        const int c = column[std::size_t(sm)];
+        return std::array{c < 0 ? -1 : (c - start + columns) % columns, int(group[std::size_t(sm)]),
+                          sm};
+    };
+    std::sort(sms.begin(), sms.end(), [&](int a, int b) { return place(a) < place(b); });
+    return sms;
+}
+
+small_launch_dispatch small_launch_dispatch_of(std::string_view key) {
+    if (key != "h100" && key != "h200") return {};
+    return {priority, column, group, sm_sides, 8};
+}
 
 std::span<const std::string_view> first_wave_sides_of(std::string_view key, int ctas_per_sm) {
     using runs = std::span<const std::string_view>;

@@ -6,8 +6,10 @@
 // "Which partition each SM reads through"). One string per logged launch; the logs dealt 1, 2, 4
 // and 5 CTAs to each SM. The L2 fabric model (kernels/one_wave_fabric.hpp) uses them for launches
 // that fit in one wave.
+#include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace tgemm {
 
@@ -19,5 +21,24 @@ namespace tgemm {
 
 // The CTA counts per SM the logs hold, for the test that reads them back from the logs.
 inline constexpr int logged_ctas_per_sm[] = {1, 2, 4, 5};
+
+// How a launch of no more CTAs than SMs is dealt, read off every such launch logged
+// (CtaPlacement.SmallLaunches, docs/validation/<gpu>-cta-placement-small*.log; docs/models/l2.md,
+// "A launch of one wave"): its n CTAs take the first n SMs of `priority`, and launch order lists
+// those by column (from a start column that moves between launches, then on round the columns),
+// by group within a column and by SM number within a group; column −1 (SMs 124-131) first.
+struct small_launch_dispatch {
+    std::span<const std::int16_t> priority;
+    std::span<const std::int16_t> column;  // by SM
+    std::span<const std::int16_t> group;   // by SM
+    std::string_view sides;                // by SM: '0' on SM 0's L2 partition, '1' on the other
+    int columns = 0;
+    [[nodiscard]] bool known() const { return !priority.empty(); }
+    // The SMs of CTAs 0 … n − 1 when the listing starts at column `start`.
+    [[nodiscard]] std::vector<int> order(int n, int start) const;
+};
+
+// GPU `key`'s; empty where no such launch was logged.
+[[nodiscard]] small_launch_dispatch small_launch_dispatch_of(std::string_view key);
 
 }  // namespace tgemm

@@ -40,6 +40,8 @@ struct model_context {
     std::array<std::span<const std::string_view>, 6> first_wave{};
     // What the collector's counted window holds on this GPU besides the kernel (gpu/spec.hpp).
     double collector_window_fabric_bytes = 0;
+    // How a launch of no more CTAs than SMs is dealt (gpu/first_wave.hpp; empty: not logged).
+    small_launch_dispatch small_launches{};
 };
 
 // The context of `gpu`. Throws error_kind::input when its SM limits are unknown (an old profile
@@ -58,6 +60,7 @@ struct model_context {
     for (int per = 1; per < int(mc.first_wave.size()); ++per)
         mc.first_wave[per] = first_wave_sides_of(gpu.key, per);
     mc.collector_window_fabric_bytes = double(collector_window_fabric_bytes_of(gpu.key));
+    mc.small_launches = small_launch_dispatch_of(gpu.key);
     return mc;
 }
 

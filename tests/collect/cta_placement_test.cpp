@@ -154,3 +154,56 @@ TEST(CtaPlacement, LaunchesAloneAndInTheCounterPass) {
         }
     }
 }
+
+// Launches of fewer CTAs than the SMs: where their CTAs run, launch by launch. The L2 fabric model
+// deals a launch of one wave as the logged full waves are dealt, from any start
+// (kernels/one_wave_fabric.hpp); launches of 28-64 CTAs crossed more than that says
+// (docs/models/l2.md, "A launch of one wave"). Printed
+// (docs/validation/<gpu>-cta-placement-small.log): the SM of each CTA, two launches of every
+// count from 1 to the SM count at 1 CTA per SM and of seven counts at 2. Asserted: every CTA ran
+// on an SM, at 1 CTA per SM each on one of its own.
+TEST(CtaPlacement, SmallLaunches) {
+    REQUIRE_GPU(dev);
+    cudaSetDevice(dev->index);
+    const int sms = dev->info.sm_count;
+    int smem_per_sm = 0;
+    cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev->index);
+    constexpr int threads = 256;
+    constexpr long long hold_ns = 50000;
+    const cuda_stream stream;
+    for (const int per_sm : {1, 2}) {
+        const int smem = smem_for(per_sm, smem_per_sm);
+        ASSERT_EQ(probe::placement_ctas_per_sm(threads, smem), per_sm) << smem;
+        std::vector<int> counts;
+        if (per_sm == 1)
+            for (int n = 1; n <= sms; ++n) counts.push_back(n);
+        else
+            counts = {16, 28, 32, 49, 64, 100, sms};
+        for (const int ctas : counts) {
+            const device_buffer buffer(std::size_t(ctas) * sizeof(probe::cta_placement) /
+                                       sizeof(float));
+            auto* out = static_cast<probe::cta_placement*>(buffer.raw());
+            probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());  // warm-up
+            for (int launch = 0; launch < 2; ++launch) {
+                probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());
+                std::vector<probe::cta_placement> p(std::size_t(ctas), probe::cta_placement{});
+                ASSERT_EQ(cudaMemcpyAsync(p.data(), out, p.size() * sizeof(p[0]),
+                                          cudaMemcpyDeviceToHost, stream.get()),
+                          cudaSuccess);
+                ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+                std::map<int, int> on_sm;
+                std::printf("%d CTAs per SM, %d CTAs, launch %d: SMs", per_sm, ctas, launch);
+                for (const auto& c : p) {
+                    EXPECT_GE(c.sm, 0);
+                    EXPECT_LT(c.sm, sms);
+                    ++on_sm[c.sm];
+                    std::printf(" %d", c.sm);
+                }
+                std::printf(" (%zu SMs)\n", on_sm.size());
+                if (per_sm == 1) {
+                    EXPECT_EQ(int(on_sm.size()), ctas) << ctas << " CTAs at 1 per SM";
+                }
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 // side).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -85,4 +86,79 @@ TEST(FirstWave, CountsNotLoggedGiveNothing) {
     EXPECT_TRUE(first_wave_sides_of("h100", 6).empty());
     EXPECT_TRUE(first_wave_sides_of("h100", 0).empty());
     EXPECT_EQ(first_wave_sides_of("h200", 3).data(), first_wave_sides_of("h200", 4).data());
+}
+
+namespace {
+
+// The logged SMs with the block that is always listed first (SMs 124-131, whose inner order
+// moves between launches) in SM order.
+std::vector<int> block_sorted(std::vector<int> sms) {
+    const auto block =
+        std::stable_partition(sms.begin(), sms.end(), [](int s) { return s >= 124; });
+    std::sort(sms.begin(), block);
+    return sms;
+}
+
+std::vector<int> numbers(const std::string& list) {
+    std::istringstream in(list);
+    std::vector<int> out;
+    for (int v; in >> v;) out.push_back(v);
+    return out;
+}
+
+// Whether `sms`, as logged for a launch of sms.size() CTAs, is the rule's order from some start.
+bool dealt_by_rule(const small_launch_dispatch& d, const std::vector<int>& sms) {
+    const auto logged = block_sorted(sms);
+    for (int start = 0; start < d.columns; ++start)
+        if (d.order(int(sms.size()), start) == logged) return true;
+    return false;
+}
+
+}  // namespace
+
+// Every launch of no more CTAs than SMs logged on four boards (1 to 132 CTAs, at 1 and 2 CTAs per
+// SM: 338 launches a GPU), and the first 132 CTAs of every logged full wave at 1 CTA per SM, are
+// the dispatch rule's order from one of its start columns.
+TEST(FirstWave, SmallLaunchesFollowTheDispatchRule) {
+    const std::regex line(R"((\d) CTAs per SM, (\d+) CTAs, launch \d: SMs ([\d ]+) \()");
+    const std::regex wave(R"(1 CTAs per SM[^\n]*\n  SMs of CTAs 0 \.\.\. 131: ([\d ]+))");
+    for (const auto* gpu : {"h100", "h200"}) {
+        const auto d = small_launch_dispatch_of(gpu);
+        ASSERT_TRUE(d.known());
+        int launches = 0;
+        for (const auto* suffix : {"-small", "-small-6"}) {
+            const auto text = read_log(std::string(gpu) + "-cta-placement" + suffix + ".log");
+            for (std::sregex_iterator it(text.begin(), text.end(), line), end; it != end; ++it) {
+                const auto sms = numbers((*it)[3].str());
+                ASSERT_EQ(int(sms.size()), std::stoi((*it)[2])) << gpu;
+                EXPECT_TRUE(dealt_by_rule(d, sms)) << gpu << " " << (*it)[0].str();
+                ++launches;
+            }
+        }
+        EXPECT_EQ(launches, 278 + 60) << gpu;
+        int waves = 0;
+        for (const auto* suffix : {"", "-3runs", "-profilers"}) {
+            const auto text = read_log(std::string(gpu) + "-cta-placement" + suffix + ".log");
+            for (std::sregex_iterator it(text.begin(), text.end(), wave), end; it != end; ++it) {
+                EXPECT_TRUE(dealt_by_rule(d, numbers((*it)[1].str()))) << gpu << " full wave";
+                ++waves;
+            }
+        }
+        EXPECT_EQ(waves, std::string(gpu) == "h100" ? 9 : 8);
+    }
+    EXPECT_FALSE(small_launch_dispatch_of("a100").known());
+}
+
+// The order by hand: 28 CTAs take SMs 124-131 and the even SMs of the first groups (0-15,
+// 16-31, and 32-38 of 32-47), listed by column: from column 0, 124 … 131, then 0 16 32, 2 18 34,
+// …; from column 1, the column of SMs 0, 16 and 32 comes last.
+TEST(FirstWave, SmallLaunchOrderByHand) {
+    const auto d = small_launch_dispatch_of("h100");
+    const std::vector<int> from0 = {124, 125, 126, 127, 128, 129, 130, 131, 0,  16, 32, 2,  18, 34,
+                                    4,   20,  36,  6,   22,  38,  8,   24,  10, 26, 12, 28, 14, 30};
+    EXPECT_EQ(d.order(28, 0), from0);
+    const auto from1 = d.order(28, 1);
+    EXPECT_EQ(std::vector<int>(from1.begin() + 8, from1.begin() + 11),
+              (std::vector<int>{2, 18, 34}));
+    EXPECT_EQ(std::vector<int>(from1.end() - 3, from1.end()), (std::vector<int>{0, 16, 32}));
 }

@@ -114,6 +114,7 @@ TEST(OneWaveFabric, ShippedRungsOnTheH100AndH200) {
     const auto both_sides = [&](const shape& s) {
         auto mc = test::for_ncu(h100);
         mc.first_wave = {};
+        mc.small_launches = {};
         return *vec.model(s, mc).refined.l2_fabric_bytes;
     };
     const shape one_wave{2216, 1112, 3336}, waves{4096, 4096, 4096};
@@ -129,8 +130,10 @@ TEST(OneWaveFabric, ShippedRungsOnTheH100AndH200) {
 // Out of sample: the six one-wave shapes, predicted before they were measured
 // (docs/validation/one-wave-shapes-README.txt). On the rows that take the one-wave value, the
 // measured fabric less the collector's window against the kernel's value: the one-wave value
-// nearer than every strip on both sides (the value until effbb1c) on 50 of 55 rows on the H100
-// and 44 of 55 on the H200, its mean distance 0.066 and 0.074 against 0.180 and 0.158.
+// nearer than every strip on both sides (the value until effbb1c) on 54 of 55 rows on the H100
+// and 48 of 55 on the H200, its mean distance 0.053 and 0.054 against 0.180 and 0.158. As
+// predicted (every launch dealt as the full waves are, before the rule for launches of no more
+// CTAs than SMs, read off placement logs after this measurement): 50 and 44, 0.066 and 0.074.
 TEST(OneWaveFabric, NearerThanBothSidesAtTheOneWaveShapes) {
     for (const std::string gpu : {"h100", "h200"}) {
         const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu +
@@ -138,6 +141,7 @@ TEST(OneWaveFabric, NearerThanBothSidesAtTheOneWaveShapes) {
         const auto mc = model_context_for(p.gpu);
         auto both = test::for_ncu(mc);
         both.first_wave = {};
+        both.small_launches = {};
         int rows = 0, nearer = 0;
         double off_one = 0, off_both = 0;
         for (const auto& m : p.measurements) {
@@ -155,8 +159,8 @@ TEST(OneWaveFabric, NearerThanBothSidesAtTheOneWaveShapes) {
             off_both += b;
         }
         EXPECT_EQ(rows, 55) << gpu;
-        EXPECT_EQ(nearer, gpu == "h100" ? 50 : 44) << gpu;
-        EXPECT_NEAR(off_one / rows, gpu == "h100" ? 0.066 : 0.074, 0.0005) << gpu;
+        EXPECT_EQ(nearer, gpu == "h100" ? 54 : 48) << gpu;
+        EXPECT_NEAR(off_one / rows, gpu == "h100" ? 0.053 : 0.054, 0.0005) << gpu;
         EXPECT_NEAR(off_both / rows, gpu == "h100" ? 0.180 : 0.158, 0.0005) << gpu;
     }
 }
