@@ -178,8 +178,8 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     if (one_wave)
         r.notes.push_back(fmt::format(
             "L2 fabric, one wave: {:.1f} % of A's and B's bytes lie in strips whose readers all "
-            "run on one partition's SMs (the logged first waves, every start averaged), and "
-            "cross only for the lines homed on the other",
+            "run on one partition's SMs (as the GPU deals a launch of this many CTAs, logged; "
+            "every start averaged), and cross only for the lines homed on the other",
             100 * one_sided_mean));
     if (window > 0)
         r.notes.push_back(fmt::format(
