@@ -93,6 +93,23 @@ const std::set<std::string> known_misses = {
     "h100 bf16_wgmma at 2560×768×3000 l2_fabric_bytes",
     "h200 naive at 640×5120×1536 l2_fabric_bytes",
     "h200 smem_tiling at 640×5120×1536 l2_fabric_bytes",
+    // Six shapes eight rungs launch with no more CTAs than SMs, predicted before they were
+    // measured (docs/validation/small-launch-shapes-README.txt): of the 48 rows per GPU that
+    // take the small-launch rule, bf16_wgmma at 2816×512×2048 (0.90 and 0.88 of the value, 88
+    // CTAs); the others not small launches: above the value where A and B are read again
+    // (naive, smem_tiling and thread_tiling at 1024×1664×3072 on the H100, 1.11-1.15,
+    // thread_tiling at 640×1280×4096 there, 1.14, their DRAM reads above the model too), under
+    // it on grids of more than a wave (blocktiling_1d at 2816×512×2048 on the H200, 0.81) and
+    // under bf16_cluster's multicast band at 384×4864×2048 (0.87 and 0.81 of its low end).
+    "h100 thread_tiling at 640×1280×4096 l2_fabric_bytes",
+    "h100 bf16_cluster at 384×4864×2048 l2_fabric_bytes",
+    "h100 bf16_wgmma at 2816×512×2048 l2_fabric_bytes",
+    "h100 naive at 1024×1664×3072 l2_fabric_bytes",
+    "h100 smem_tiling at 1024×1664×3072 l2_fabric_bytes",
+    "h100 thread_tiling at 1024×1664×3072 l2_fabric_bytes",
+    "h200 bf16_cluster at 384×4864×2048 l2_fabric_bytes",
+    "h200 blocktiling_1d at 2816×512×2048 l2_fabric_bytes",
+    "h200 bf16_wgmma at 2816×512×2048 l2_fabric_bytes",
 };
 
 struct counts {
@@ -140,17 +157,19 @@ class L2OutOfSample : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(L2OutOfSample, WithinTheModelOrItsBandButTheNamed) {
     int compared = 0, missed = 0;
-    for (const auto* set : {"readers-shapes", "walks-shapes", "sweep-shapes", "drifting-shapes",
-                            "sm-sharing-shapes", "odd-shapes", "one-wave-shapes"}) {
+    for (const auto* set :
+         {"readers-shapes", "walks-shapes", "sweep-shapes", "drifting-shapes", "sm-sharing-shapes",
+          "odd-shapes", "one-wave-shapes", "small-launch-shapes"}) {
         const auto n = check_set(GetParam(), set);
         compared += n.compared;
         missed += n.missed;
     }
-    // 340 rows (80, 28, 24, 20, 18, 68 and 102), five counters each (the writes and fabric of
-    // every row; the requests and totals where the rung models them).
-    EXPECT_EQ(compared, 1700);
-    // 17 and 29 before the one-wave rule; the one-wave shapes add 3 and 2.
-    EXPECT_EQ(missed, GetParam() == "h100" ? 9 : 24);
+    // 442 rows (80, 28, 24, 20, 18, 68, 102 and 102), five counters each (the writes and fabric
+    // of every row; the requests and totals where the rung models them).
+    EXPECT_EQ(compared, 2210);
+    // 17 and 29 before the one-wave rule; the one-wave shapes add 3 and 2, the small-launch
+    // shapes 6 and 3.
+    EXPECT_EQ(missed, GetParam() == "h100" ? 15 : 27);
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, L2OutOfSample, ::testing::Values("h100", "h200"),

@@ -93,6 +93,16 @@ const std::set<std::string> known_misses = {
     // 640×5120×1536 (+23 %, the wide grids' re-reads above); the H100 inside on all 204 values.
     "h200 naive_uncoalesced at 3840×640×1792 reads",
     "h200 smem_tiling at 640×5120×1536 reads",
+    // Six shapes eight rungs launch with no more CTAs than SMs, predicted before they were measured
+    // (2026-11-28, docs/validation/small-launch-shapes-README.txt): on the H100 reads just above
+    // the model's high end, naive_uncoalesced at 2816×512×2048 (+3.7 %), naive and thread_tiling
+    // at 1024×1664×3072 (+4.3 %, +2.4 %) and thread_tiling at 640×1280×4096 (+0.9 %); on the H200
+    // smem_tiling's writes at 2816×512×2048, 1.06 MB where the model has none (1 MB allowed).
+    "h100 naive_uncoalesced at 2816×512×2048 reads",
+    "h100 naive at 1024×1664×3072 reads",
+    "h100 thread_tiling at 1024×1664×3072 reads",
+    "h100 thread_tiling at 640×1280×4096 reads",
+    "h200 smem_tiling at 2816×512×2048 writes",
 };
 
 // Every row of `<gpu>-<set>.json` within the model or its band but the named misses, and each
@@ -185,3 +195,13 @@ TEST_P(OneWaveShapes, DramWithinTheModelOrItsBand) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpus, OneWaveShapes, ::testing::Values("h100", "h200"));
+
+// Six shapes eight rungs launch with no more CTAs than SMs, every rung but cuBLAS, predicted
+// before they were measured (docs/validation/small-launch-shapes-README.txt).
+class SmallLaunchShapes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SmallLaunchShapes, DramWithinTheModelOrItsBand) {
+    expect_within_or_named(GetParam(), "small-launch-shapes", 102, GetParam() == "h100" ? 4 : 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpus, SmallLaunchShapes, ::testing::Values("h100", "h200"));
