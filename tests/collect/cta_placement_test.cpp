@@ -26,6 +26,27 @@ int smem_for(int per_sm, int smem_per_sm) {
     return smem_per_sm / per_sm - 2048;
 }
 
+constexpr int threads = 256;
+constexpr long long hold_ns = 50000;  // each CTA holds its SM this long
+
+int shared_memory_per_sm(int device) {
+    int bytes = 0;
+    cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+    return bytes;
+}
+
+// One launch of `ctas` CTAs of the probe, and where each ran (read back from `out`).
+std::vector<probe::cta_placement> launch_and_read(probe::cta_placement* out, int ctas, int smem,
+                                                  cudaStream_t stream) {
+    probe::record_placement(out, ctas, threads, smem, hold_ns, stream);
+    std::vector<probe::cta_placement> p(std::size_t(ctas), probe::cta_placement{});
+    EXPECT_EQ(
+        cudaMemcpyAsync(p.data(), out, p.size() * sizeof(p[0]), cudaMemcpyDeviceToHost, stream),
+        cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    return p;
+}
+
 }  // namespace
 
 // The first wave of a launch starts together, every SM taking its CTAs per SM of it, and the
@@ -40,10 +61,7 @@ TEST(CtaPlacement, CtasSharingAnSmAreFarApartInLaunchOrder) {
     REQUIRE_GPU(dev);
     cudaSetDevice(dev->index);
     const int sms = dev->info.sm_count;
-    int smem_per_sm = 0;
-    cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev->index);
-    constexpr int threads = 256;
-    constexpr long long hold_ns = 50000;
+    const int smem_per_sm = shared_memory_per_sm(dev->index);
     const cuda_stream stream;
     for (const int per_sm : {1, 2, 4, 5}) {
         const int smem = smem_for(per_sm, smem_per_sm);
@@ -54,12 +72,7 @@ TEST(CtaPlacement, CtasSharingAnSmAreFarApartInLaunchOrder) {
                                    sizeof(float));
         auto* out = static_cast<probe::cta_placement*>(buffer.raw());
         probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());  // warm-up
-        probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());
-        std::vector<probe::cta_placement> p(std::size_t(ctas), probe::cta_placement{});
-        ASSERT_EQ(cudaMemcpyAsync(p.data(), out, p.size() * sizeof(p[0]), cudaMemcpyDeviceToHost,
-                                  stream.get()),
-                  cudaSuccess);
-        ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+        const auto p = launch_and_read(out, ctas, smem, stream.get());
         const auto first = std::min_element(p.begin(), p.end(), [](const auto& a, const auto& b) {
                                return a.start_ns < b.start_ns;
                            })->start_ns;
@@ -155,10 +168,10 @@ TEST(CtaPlacement, LaunchesAloneAndInTheCounterPass) {
     }
 }
 
-// Launches of fewer CTAs than the SMs: where their CTAs run, launch by launch. The L2 fabric model
-// deals a launch of one wave as the logged full waves are dealt, from any start
-// (kernels/one_wave_fabric.hpp); launches of 28-64 CTAs crossed more than that says
-// (docs/models/l2.md, "A launch of one wave"). Printed
+// Launches of no more CTAs than SMs: where their CTAs run, launch by launch. They are not dealt as
+// the first CTAs of a full wave are; the rule they follow, which the L2 fabric model takes
+// (gpu/first_wave.hpp, small_launch_dispatch; docs/models/l2.md, "A launch of one wave"), was read
+// off these logs, and FirstWave.SmallLaunchesFollowTheDispatchRule holds it to them. Printed
 // (docs/validation/<gpu>-cta-placement-small.log): the SM of each CTA, two launches of every
 // count from 1 to the SM count at 1 CTA per SM and of seven counts at 2. Asserted: every CTA ran
 // on an SM, at 1 CTA per SM each on one of its own.
@@ -166,10 +179,7 @@ TEST(CtaPlacement, SmallLaunches) {
     REQUIRE_GPU(dev);
     cudaSetDevice(dev->index);
     const int sms = dev->info.sm_count;
-    int smem_per_sm = 0;
-    cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev->index);
-    constexpr int threads = 256;
-    constexpr long long hold_ns = 50000;
+    const int smem_per_sm = shared_memory_per_sm(dev->index);
     const cuda_stream stream;
     for (const int per_sm : {1, 2}) {
         const int smem = smem_for(per_sm, smem_per_sm);
@@ -185,12 +195,7 @@ TEST(CtaPlacement, SmallLaunches) {
             auto* out = static_cast<probe::cta_placement*>(buffer.raw());
             probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());  // warm-up
             for (int launch = 0; launch < 2; ++launch) {
-                probe::record_placement(out, ctas, threads, smem, hold_ns, stream.get());
-                std::vector<probe::cta_placement> p(std::size_t(ctas), probe::cta_placement{});
-                ASSERT_EQ(cudaMemcpyAsync(p.data(), out, p.size() * sizeof(p[0]),
-                                          cudaMemcpyDeviceToHost, stream.get()),
-                          cudaSuccess);
-                ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+                const auto p = launch_and_read(out, ctas, smem, stream.get());
                 std::map<int, int> on_sm;
                 std::printf("%d CTAs per SM, %d CTAs, launch %d: SMs", per_sm, ctas, launch);
                 for (const auto& c : p) {
