@@ -93,9 +93,9 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     // kernels with promotion off, docs/models/l2.md "TMA loads"; 128 bytes or none adds nothing).
     const bool promoted = r.tma_load_bytes.value_or(0) > 0 && tensor::tma_l2_promotion_bytes == 256;
     const auto promotion = [&](double ab_reads) { return promoted ? far * ab_reads : 0.0; };
-    // A launch of one wave: the share of A and B read on one side crosses (P-1)/P times. Not for
-    // TMA loads: the measurements behind the rule are of rungs that load through L1, and how the
-    // maps' promotion (above) meets a strip read on one side is not known.
+    // A launch of one wave: the share of A and B read on one side crosses (P-1)/P times. TMA
+    // loads too, the promotion's share unchanged: measured on bf16_wgmma at 1024³ and the one-wave
+    // and small-launch shapes (docs/models/l2.md, "A launch of one wave").
     const auto one_wave = one_wave_share(s, e, where);
     const auto crossings_at = [&](double ab_reads, double one_sided) {
         return (partitions - 1) * ab_reads * (1 - one_sided) + far * ab_reads * one_sided;
@@ -124,9 +124,9 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
     high = std::max(high, crossings(ab_high) + c_cross + promotion(ab_high));
     const std::int64_t grid_n = e.tile_n > 0 ? (s.n + e.tile_n - 1) / e.tile_n : 0;
     if (one_wave) {
-        // Where the start moves the fabric beyond the tolerance (a launch of few CTAs), the
-        // value alone would not do: from the most one-sided start to every strip on both sides
-        // (Nsight Compute measured sm90_fp32's 32 CTAs at 1024³ on the H100 so, docs/models/l2.md).
+        // Where the start moves the fabric beyond the tolerance, the value alone would not do:
+        // from the most one-sided start to every strip on both sides (as Nsight Compute's launch
+        // of sm90_fp32's 32 CTAs at 1024³ on the H100 crossed, docs/models/l2.md).
         const auto at = [&](double share) {
             return crossings_at(ab, share) + c_cross + promotion(ab);
         };

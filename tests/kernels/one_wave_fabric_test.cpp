@@ -130,7 +130,7 @@ TEST(OneWaveFabric, ShippedRungsOnTheH100AndH200) {
 // Out of sample: the six one-wave shapes, predicted before they were measured
 // (docs/validation/one-wave-shapes-README.txt). On the rows that take the one-wave value, the
 // measured fabric less the collector's window against the kernel's value: the one-wave value
-// nearer than every strip on both sides (the value until effbb1c) on 54 of 55 rows on the H100
+// nearer than every strip on both sides (the value until a340eb8) on 54 of 55 rows on the H100
 // and 48 of 55 on the H200, its mean distance 0.053 and 0.054 against 0.180 and 0.158. As
 // predicted (every launch dealt as the full waves are, before the rule for launches of no more
 // CTAs than SMs, read off placement logs after this measurement): 50 and 44, 0.066 and 0.074.
