@@ -31,9 +31,9 @@ std::optional<one_sided> one_wave_share(const shape& s, const l2_operands& e,
     if (!e.one_tile_per_cta || e.tile_m <= 0 || e.tile_n <= 0 || where.sm_count <= 0 ||
         where.ctas_per_sm <= 0)
         return std::nullopt;
-    const std::int64_t ctas = ((s.m + e.tile_m - 1) / e.tile_m) * ((s.n + e.tile_n - 1) / e.tile_n);
-    if (ctas > std::int64_t(where.ctas_per_sm) * where.sm_count) return std::nullopt;
     const one_wave_grid grid{e.tile_m, e.tile_n, e.grid_x_down_m};
+    const std::int64_t ctas = grid_ctas(s, grid);
+    if (ctas > std::int64_t(where.ctas_per_sm) * where.sm_count) return std::nullopt;
     if (ctas <= where.sm_count && where.small_launches.known())
         return small_launch_share(s, grid, where.small_launches);
     const std::int64_t dealt = (ctas + where.sm_count - 1) / where.sm_count;
@@ -122,7 +122,7 @@ void add_l2_traffic(refined_model& r, const shape& s, const l2_operands& e, int 
         low = crossings(ab_low) + far * (c_read + stored_low) + promotion(ab_low);
     }
     high = std::max(high, crossings(ab_high) + c_cross + promotion(ab_high));
-    const std::int64_t grid_n = e.tile_n > 0 ? (s.n + e.tile_n - 1) / e.tile_n : 0;
+    const std::int64_t grid_n = e.tile_n > 0 ? model::ceil_div(s.n, e.tile_n) : 0;
     if (one_wave) {
         // Where the start moves the fabric beyond the tolerance, the value alone would not do:
         // from the most one-sided start to every strip on both sides (as Nsight Compute's launch

@@ -5,14 +5,16 @@
 #include <utility>
 #include <vector>
 
+#include "model/rung_model.hpp"
+
 namespace tgemm::kernels {
 namespace {
 
 // The bytes of the strips read on one side, CTA i on side side(i).
 template <class Side>
 double one_sided_bytes(const shape& s, const one_wave_grid& g, Side side) {
-    const std::int64_t gm = (s.m + g.tile_m - 1) / g.tile_m;
-    const std::int64_t gn = (s.n + g.tile_n - 1) / g.tile_n;
+    const std::int64_t gm = model::ceil_div(s.m, g.tile_m);
+    const std::int64_t gn = model::ceil_div(s.n, g.tile_n);
     // Launch order: x fastest. `across` strips are read by runs of consecutive CTAs, `down`
     // strips by CTAs `gx` apart.
     const std::int64_t gx = g.x_down_m ? gm : gn, gy = g.x_down_m ? gn : gm;
@@ -58,6 +60,10 @@ bool usable(const shape& s, const one_wave_grid& g) {
 
 }  // namespace
 
+std::int64_t grid_ctas(const shape& s, const one_wave_grid& g) {
+    return model::ceil_div(s.m, g.tile_m) * model::ceil_div(s.n, g.tile_n);
+}
+
 one_sided one_sided_share(const shape& s, const one_wave_grid& g,
                           std::span<const std::string_view> runs) {
     if (runs.empty() || !usable(s, g)) return {};
@@ -78,7 +84,7 @@ one_sided one_sided_share(const shape& s, const one_wave_grid& g,
 one_sided small_launch_share(const shape& s, const one_wave_grid& g,
                              const small_launch_dispatch& d) {
     if (!d.known() || !usable(s, g)) return {};
-    const std::int64_t ctas = ((s.m + g.tile_m - 1) / g.tile_m) * ((s.n + g.tile_n - 1) / g.tile_n);
+    const std::int64_t ctas = grid_ctas(s, g);
     if (ctas > std::int64_t(d.priority.size())) return {};
     const double total = double(s.k) * (double(s.m) + double(s.n));
     return over(std::size_t(d.columns), [&](std::size_t start) {

@@ -11,6 +11,7 @@
 // wave gave CTA (i + t) mod SMs, averaged over every start t and every logged run. A launch of no
 // more CTAs than SMs is dealt otherwise, by a rule read off every such launch logged
 // (gpu/first_wave.hpp, small_launch_dispatch), averaged over its start columns.
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -26,6 +27,9 @@ struct one_wave_grid {
     // consecutive in launch order share a strip of B, not of A.
     bool x_down_m = false;
 };
+
+// The CTAs of the grid: one per tile.
+[[nodiscard]] std::int64_t grid_ctas(const shape& s, const one_wave_grid& g);
 
 // The share of A's and B's bytes (by the strips' sizes, M×K and K×N in all) that lies in strips
 // whose readers all sit on one side, with the CTAs dealt as above over `runs` (each a string of

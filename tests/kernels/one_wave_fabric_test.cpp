@@ -21,6 +21,37 @@ using kernels::one_sided_share;
 
 namespace {
 constexpr double mib = 1024.0 * 1024.0;
+
+// The model as it was before: every launch dealt as the full waves are (no small-launch rule),
+// and, further back, every strip on both sides; neither with the collector's window.
+model_context dealt_as_full_waves(const model_context& mc) {
+    auto c = test::for_ncu(mc);
+    c.small_launches = {};
+    return c;
+}
+model_context every_strip_on_both_sides(const model_context& mc) {
+    auto c = dealt_as_full_waves(mc);
+    c.first_wave = {};
+    return c;
+}
+
+// For each non-cuBLAS row of docs/validation/<gpu>-<set>.json that takes the one-wave value:
+// f(rung, measurement, context, measured fabric less the window, the value less it).
+template <class F>
+void for_each_one_wave_row(const std::string& gpu, const std::string& set, F f) {
+    const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu + "-" +
+                                set + ".json");
+    const auto mc = model_context_for(p.gpu);
+    const double w = mc.collector_window_fabric_bytes;
+    for (const auto& m : p.measurements) {
+        if (m.skipped || m.kernel.starts_with("cublas")) continue;
+        const auto& r = rung_registry::get().find(m.kernel);
+        const auto one = r.model(m.size, mc).refined;
+        if (!test::has_note(one, "L2 fabric, one wave:")) continue;
+        f(r, m, mc, m.counters.at(std::string(keys::l2_fabric_bytes)) - w,
+          *one.l2_fabric_bytes - w);
+    }
+}
 // Four SMs: the first two on one partition, the last two on the other.
 constexpr std::array<std::string_view, 1> halves{"0011"};
 }  // namespace
@@ -112,10 +143,7 @@ TEST(OneWaveFabric, ShippedRungsOnTheH100AndH200) {
     const auto& vec = rung_registry::get().find("vectorized");
     const auto h100 = test::context_of("h100");
     const auto both_sides = [&](const shape& s) {
-        auto mc = test::for_ncu(h100);
-        mc.first_wave = {};
-        mc.small_launches = {};
-        return *vec.model(s, mc).refined.l2_fabric_bytes;
+        return *vec.model(s, every_strip_on_both_sides(h100)).refined.l2_fabric_bytes;
     };
     const shape one_wave{2216, 1112, 3336}, waves{4096, 4096, 4096};
     EXPECT_DOUBLE_EQ(*vec.model(waves, h100).refined.l2_fabric_bytes, both_sides(waves) + 1692928);
@@ -136,28 +164,20 @@ TEST(OneWaveFabric, ShippedRungsOnTheH100AndH200) {
 // CTAs than SMs, read off placement logs after this measurement): 50 and 44, 0.066 and 0.074.
 TEST(OneWaveFabric, NearerThanBothSidesAtTheOneWaveShapes) {
     for (const std::string gpu : {"h100", "h200"}) {
-        const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu +
-                                    "-one-wave-shapes.json");
-        const auto mc = model_context_for(p.gpu);
-        auto both = test::for_ncu(mc);
-        both.first_wave = {};
-        both.small_launches = {};
         int rows = 0, nearer = 0;
         double off_one = 0, off_both = 0;
-        for (const auto& m : p.measurements) {
-            if (m.skipped || m.kernel.starts_with("cublas")) continue;
-            const auto& r = rung_registry::get().find(m.kernel);
-            const auto one = r.model(m.size, mc).refined;
-            if (!test::has_note(one, "L2 fabric, one wave:")) continue;
-            const double w = mc.collector_window_fabric_bytes;
-            const double f = m.counters.at(std::string(keys::l2_fabric_bytes)) - w;
-            const double a = std::abs(f / (*one.l2_fabric_bytes - w) - 1);
-            const double b = std::abs(f / *r.model(m.size, both).refined.l2_fabric_bytes - 1);
-            ++rows;
-            nearer += a < b;
-            off_one += a;
-            off_both += b;
-        }
+        for_each_one_wave_row(
+            gpu, "one-wave-shapes",
+            [&](const rung& r, const measurement& m, const model_context& mc, double f,
+                double value) {
+                const auto both = every_strip_on_both_sides(mc);
+                const double a = std::abs(f / value - 1);
+                const double b = std::abs(f / *r.model(m.size, both).refined.l2_fabric_bytes - 1);
+                ++rows;
+                nearer += a < b;
+                off_one += a;
+                off_both += b;
+            });
         EXPECT_EQ(rows, 55) << gpu;
         EXPECT_EQ(nearer, gpu == "h100" ? 54 : 48) << gpu;
         EXPECT_NEAR(off_one / rows, gpu == "h100" ? 0.053 : 0.054, 0.0005) << gpu;
@@ -173,37 +193,27 @@ TEST(OneWaveFabric, NearerThanBothSidesAtTheOneWaveShapes) {
 // against 0.068 and 0.065, and 0.134 and 0.142.
 TEST(OneWaveFabric, SmallLaunchRuleAtTheSmallLaunchShapes) {
     for (const std::string gpu : {"h100", "h200"}) {
-        const auto p = read_profile(std::string(TGEMM_SOURCE_DIR) + "/docs/validation/" + gpu +
-                                    "-small-launch-shapes.json");
-        const auto mc = model_context_for(p.gpu);
-        auto full = test::for_ncu(mc);
-        full.small_launches = {};
-        auto both = full;
-        both.first_wave = {};
         int rows = 0;
         std::array<int, 3> within{};
         std::array<double, 3> off{};
-        for (const auto& m : p.measurements) {
-            if (m.skipped || m.kernel.starts_with("cublas")) continue;
-            const auto& r = rung_registry::get().find(m.kernel);
-            if (!r.config) continue;
-            const auto& c = *r.config;
-            const auto ctas =
-                ((m.size.m + c.tile_m - 1) / c.tile_m) * ((m.size.n + c.tile_n - 1) / c.tile_n);
-            const auto small = r.model(m.size, mc).refined;
-            if (ctas > mc.sm_count || !test::has_note(small, "L2 fabric, one wave:")) continue;
-            const double w = mc.collector_window_fabric_bytes;
-            const double f = m.counters.at(std::string(keys::l2_fabric_bytes)) - w;
-            const std::array<double, 3> value = {*small.l2_fabric_bytes - w,
-                                                 *r.model(m.size, full).refined.l2_fabric_bytes,
-                                                 *r.model(m.size, both).refined.l2_fabric_bytes};
-            ++rows;
-            for (std::size_t i = 0; i < 3; ++i) {
-                const double d = std::abs(f / value[i] - 1);
-                within[i] += d <= 0.10;
-                off[i] += d;
-            }
-        }
+        for_each_one_wave_row(
+            gpu, "small-launch-shapes",
+            [&](const rung& r, const measurement& m, const model_context& mc, double f,
+                double value) {
+                if (!r.config) return;
+                const auto& c = *r.config;
+                if (kernels::grid_ctas(m.size, {c.tile_m, c.tile_n, c.grid_x_down_m}) > mc.sm_count)
+                    return;
+                const std::array<double, 3> values = {
+                    value, *r.model(m.size, dealt_as_full_waves(mc)).refined.l2_fabric_bytes,
+                    *r.model(m.size, every_strip_on_both_sides(mc)).refined.l2_fabric_bytes};
+                ++rows;
+                for (std::size_t i = 0; i < 3; ++i) {
+                    const double d = std::abs(f / values[i] - 1);
+                    within[i] += d <= 0.10;
+                    off[i] += d;
+                }
+            });
         const bool h100 = gpu == "h100";
         EXPECT_EQ(rows, 48) << gpu;
         EXPECT_EQ(within[0], 45) << gpu;
